@@ -1,0 +1,22 @@
+import type { AppConfig } from './config/schema.js';
+import type { MaintenanceSwitch } from './http/maintenance.js';
+import type { Clock } from './infra/clock.js';
+import type { Logger } from './infra/logger.js';
+
+/** A readiness probe: resolves when the part it checks can serve. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+/**
+ * Everything a request can reach, built once in main.ts (or by a test) and passed down. Nothing
+ * below reads globals: swap a part here and every module sees the swap.
+ */
+export interface AppDeps {
+  config: AppConfig;
+  logger: Logger;
+  clock: Clock;
+  maintenance: MaintenanceSwitch;
+  readiness: ReadinessCheck[];
+}

@@ -1,0 +1,98 @@
+import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './load.js';
+import { resolveJwtSecret, secretWeakness } from './secrets.js';
+
+describe('loadConfig', () => {
+  it('maps ASP.NET-style variables, case-insensitively, with arrays as __0, __1', () => {
+    const c = loadConfig({
+      Saas__Auth__CaptchaEnabled: 'false',
+      JWT__ACCESSTOKENMINUTES: '15',
+      OpenApiSecurity__IsEnabled: 'true',
+      OpenApiSecurity__ProtectedPathPrefixes__1: '/api/other',
+      OpenApiSecurity__ProtectedPathPrefixes__0: '/api/openapi',
+      Unrelated__Thing: 'x',
+    });
+    expect(c.Saas.Auth.CaptchaEnabled).toBe(false);
+    expect(c.Jwt.AccessTokenMinutes).toBe(15);
+    expect(c.OpenApiSecurity.IsEnabled).toBe(true);
+    expect(c.OpenApiSecurity.ProtectedPathPrefixes).toEqual(['/api/openapi', '/api/other']);
+  });
+
+  it('maps the plain variables of the set-up guide', () => {
+    const c = loadConfig({ PORT: '9001', HOST: '127.0.0.1', APP_ENV: 'production', DATA_DIR: '/srv/p', DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://y', SEED_ADMIN_EMAIL: 'a@b.c', SEED_ADMIN_PASSWORD: 'pw' });
+    expect(c.App).toMatchObject({ Port: 9001, Host: '127.0.0.1', Env: 'production', DataDir: '/srv/p' });
+    expect(c.Database.Url).toBe('postgres://x');
+    expect(c.Redis.Url).toBe('redis://y');
+    expect(c.Saas.Seed).toMatchObject({ AdminEmail: 'a@b.c', AdminPassword: 'pw' });
+  });
+
+  it('has the spec defaults', () => {
+    const c = loadConfig({});
+    expect(c.Jwt).toMatchObject({ AccessTokenMinutes: 60, RefreshTokenDays: 7, ClockSkewMinutes: 5 });
+    expect(c.Saas.Auth.CaptchaEnabled).toBe(true);
+    expect(c.Localization.DefaultCulture).toBe('zh-CN');
+    expect(c.Localization.SupportedCultures).toEqual(['zh-CN', 'zh-TW', 'en-US', 'ja-JP', 'ko-KR', 'de-DE', 'hi-IN']);
+    expect(c.OpenApiSecurity).toMatchObject({ IsEnabled: false, ProtectedPathPrefixes: ['/api'], AllowUnsignedRequests: false, RequireContentSignature: true, EnableReplayProtection: true, TimestampToleranceSeconds: 300, NonceExpireSeconds: 300, DefaultSignatureAlgorithm: 'HMACSHA256', DefaultContentSignatureAlgorithm: 'SHA256', MaxRequestBodySize: 2097152 });
+  });
+
+  it('refuses bad values and names every bad key', () => {
+    expect(() => loadConfig({ PORT: 'eighty', APP_ENV: 'staging' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', APP_ENV: 'staging' });
+    } catch (e) {
+      expect(String(e)).toContain('App__Port');
+      expect(String(e)).toContain('App__Env');
+    }
+    expect(() => loadConfig({ Localization__SupportedCultures__0: 'xx-YY' })).toThrow(ConfigError);
+  });
+});
+
+describe('JWT secret', () => {
+  it('judges secrets', () => {
+    expect(secretWeakness(undefined)).toBe('missing');
+    expect(secretWeakness('short')).toMatch(/32/);
+    expect(secretWeakness('a'.repeat(40))).toMatch(/variety/);
+    expect(secretWeakness('3f9a7c0e5b1d4a2f8e6c9b0a7d5e3f1c2b4a6d8e')).toBeUndefined();
+  });
+
+  it('production refuses to start with a missing or weak secret', async () => {
+    await expect(resolveJwtSecret(loadConfig({ APP_ENV: 'production' }))).rejects.toThrow(/production/);
+    await expect(resolveJwtSecret(loadConfig({ APP_ENV: 'production', Jwt__SecretKey: 'changeme' }))).rejects.toThrow(ConfigError);
+    const strong = 'k7Hq2vN9xP4mT8wZ1cR5bY3uJ6fA0dLs';
+    await expect(resolveJwtSecret(loadConfig({ APP_ENV: 'production', Jwt__SecretKey: strong }))).resolves.toBe(strong);
+  });
+
+  it('development generates one and keeps it under DATA_DIR', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'portcullis-'));
+    const config = loadConfig({ DATA_DIR: dir });
+    const first = await resolveJwtSecret(config);
+    expect(secretWeakness(first)).toBeUndefined();
+    expect(await resolveJwtSecret(config)).toBe(first);
+    const file = path.join(dir, 'secrets', 'jwt-secret');
+    expect((await readFile(file, 'utf8')).trim()).toBe(first);
+    expect((await stat(file)).mode & 0o077).toBe(0);
+  });
+});
+
+describe('process.env', () => {
+  it('is read only by the config loader and main.ts', async () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const offenders: string[] = [];
+    const walk = async (dir: string) => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+          const rel = path.relative(root, full);
+          if (rel === 'main.ts' || rel.startsWith('config/')) continue;
+          if ((await readFile(full, 'utf8')).includes('process.env')) offenders.push(rel);
+        }
+      }
+    };
+    await walk(root);
+    expect(offenders).toEqual([]);
+  });
+});

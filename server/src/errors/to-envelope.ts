@@ -1,0 +1,86 @@
+import { TRPCError } from '@trpc/server';
+import type { Culture } from '../config/schema.js';
+import { buildEnvelope, type Envelope } from '../http/envelope.js';
+import { codeMessage } from '../i18n/code-messages.js';
+import { translate } from '../i18n/messages.js';
+import { AppError } from './app-error.js';
+import { commonErrors } from './common.js';
+import { validationDetail } from './validation.js';
+
+export interface ErrorContext {
+  culture: Culture;
+  traceId: string;
+  deps: { clock: { now(): Date } };
+}
+
+export interface ErrorResponse {
+  status: number;
+  headers: Record<string, string>;
+  envelope: Envelope;
+  /** True when the error was not expected: it is logged with its stack, and hidden. */
+  unexpected: boolean;
+}
+
+function unwrap(error: unknown): unknown {
+  // tRPC wraps whatever a procedure throws; the cause is what the service meant.
+  let current = error;
+  for (let i = 0; i < 4 && current instanceof TRPCError && current.cause; i++) current = current.cause;
+  return current;
+}
+
+function issuesOf(error: unknown): ReadonlyArray<never> | undefined {
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  return Array.isArray(issues) ? (issues as never[]) : undefined;
+}
+
+export function appErrorResponse(error: AppError, ctx: ErrorContext): ErrorResponse {
+  const def = error.definition;
+  const params = { traceId: ctx.traceId, ...error.params };
+  const text = translate(ctx.culture, def.messageKey, params);
+  const structured = error.detail !== undefined;
+  return {
+    status: def.status,
+    headers: error.headers ?? {},
+    envelope: buildEnvelope(
+      def.code,
+      structured ? text : codeMessage(ctx.culture, def.code),
+      structured ? error.detail : text,
+      ctx.traceId,
+      ctx.deps.clock.now(),
+    ),
+    unexpected: def.status >= 500 && def !== commonErrors.MAINTENANCE && def !== commonErrors.NOT_READY,
+  };
+}
+
+/** The one place any thrown value becomes an HTTP status and an envelope. */
+export function errorToEnvelope(error: unknown, ctx: ErrorContext): ErrorResponse {
+  const cause = unwrap(error);
+  if (cause instanceof AppError) return appErrorResponse(cause, ctx);
+
+  const issues = issuesOf(cause);
+  if (issues && error instanceof TRPCError && error.code === 'BAD_REQUEST') {
+    const detail = validationDetail(issues, ctx.culture);
+    const summary = detail.map((d) => `${d.field}: ${d.message}`).join('; ');
+    return appErrorResponse(new AppError(commonErrors.VALIDATION_FAILED, { params: { summary }, detail }), ctx);
+  }
+
+  if (error instanceof TRPCError && cause === error) {
+    // tRPC's own refusals (unknown procedure, wrong method at /trpc, bad batch) are client errors.
+    const map: Partial<Record<TRPCError['code'], number>> = {
+      NOT_FOUND: 404, METHOD_NOT_SUPPORTED: 405, BAD_REQUEST: 400, PARSE_ERROR: 400,
+      UNSUPPORTED_MEDIA_TYPE: 415, PAYLOAD_TOO_LARGE: 413, UNAUTHORIZED: 401, FORBIDDEN: 403,
+      TOO_MANY_REQUESTS: 429, CONFLICT: 409, UNPROCESSABLE_CONTENT: 422, TIMEOUT: 408,
+    };
+    const status = map[error.code];
+    if (status) {
+      return {
+        status,
+        headers: {},
+        envelope: buildEnvelope(status, codeMessage(ctx.culture, status), undefined, ctx.traceId, ctx.deps.clock.now()),
+        unexpected: false,
+      };
+    }
+  }
+
+  return { ...appErrorResponse(new AppError(commonErrors.INTERNAL), ctx), unexpected: true };
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import de from 'zod/v4/locales/de.js';
+import en from 'zod/v4/locales/en.js';
+import hi from 'zod/v4/locales/hi.js';
+import ja from 'zod/v4/locales/ja.js';
+import ko from 'zod/v4/locales/ko.js';
+import zhCN from 'zod/v4/locales/zh-CN.js';
+import zhTW from 'zod/v4/locales/zh-TW.js';
+import { defineMessages, translate, type Culture } from '../i18n/messages.js';
+
+/**
+ * Per-field validation detail, localized per request. zod drops the offending input from finished
+ * issues; the global hook below keeps only its type name (never the value, which may be a
+ * password) so that each culture's zod locale can describe the problem.
+ */
+z.config({
+  customError(issue) {
+    if (issue.code === 'invalid_type') (issue as Record<string, unknown>).received = typeName(issue.input);
+    return undefined;
+  },
+});
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && Number.isNaN(value)) return 'nan';
+  return typeof value;
+}
+
+const SAMPLE: Record<string, unknown> = { string: '', number: 0, bigint: 0n, boolean: false, object: {}, array: [], null: null, nan: NaN, undefined };
+
+const locales: Record<Culture, (issue: unknown) => string | undefined> = {
+  'zh-CN': zhCN().localeError as never,
+  'zh-TW': zhTW().localeError as never,
+  'en-US': en().localeError as never,
+  'ja-JP': ja().localeError as never,
+  'ko-KR': ko().localeError as never,
+  'de-DE': de().localeError as never,
+  'hi-IN': hi().localeError as never,
+};
+
+const texts = defineMessages('validation', {
+  invalidId: { 'zh-CN': '不是有效的 64 位标识', 'zh-TW': '不是有效的 64 位元識別碼', 'en-US': 'Not a valid 64-bit id', 'ja-JP': '有効な 64 ビット ID ではありません', 'ko-KR': '유효한 64비트 ID가 아닙니다', 'de-DE': 'Keine gültige 64-Bit-ID', 'hi-IN': 'मान्य 64-बिट आईडी नहीं है' },
+  invalidDateTime: { 'zh-CN': '不是有效的日期时间', 'zh-TW': '不是有效的日期時間', 'en-US': 'Not a valid date-time', 'ja-JP': '有効な日時ではありません', 'ko-KR': '유효한 날짜/시간이 아닙니다', 'de-DE': 'Kein gültiger Zeitpunkt', 'hi-IN': 'मान्य दिनांक-समय नहीं है' },
+  invalidEnum: { 'zh-CN': '取值无效，可选：{allowed}', 'zh-TW': '取值無效，可選：{allowed}', 'en-US': 'Unknown value; allowed: {allowed}', 'ja-JP': '不明な値です。使用可能: {allowed}', 'ko-KR': '알 수 없는 값입니다. 허용: {allowed}', 'de-DE': 'Unbekannter Wert; erlaubt: {allowed}', 'hi-IN': 'अज्ञात मान; अनुमत: {allowed}' },
+  bodyRequired: { 'zh-CN': '缺少请求体', 'zh-TW': '缺少請求內容', 'en-US': 'A request body is required', 'ja-JP': 'リクエスト本文が必要です', 'ko-KR': '요청 본문이 필요합니다', 'de-DE': 'Ein Anfrageinhalt ist erforderlich', 'hi-IN': 'अनुरोध का मुख्य भाग आवश्यक है' },
+});
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+interface IssueLike {
+  code: string;
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+  params?: Record<string, unknown>;
+  received?: string;
+  [key: string]: unknown;
+}
+
+function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || '$';
+}
+
+/** Issues from zod or any standard schema, rendered in the request's culture. */
+export function validationDetail(issues: ReadonlyArray<IssueLike>, culture: Culture): FieldError[] {
+  return issues.map((issue) => {
+    const key = issue.params?.i18n;
+    let message: string | undefined;
+    if (typeof key === 'string') message = translate(culture, `validation.${key}`, issue.params);
+    else if (issue.code !== 'custom') {
+      const input = issue.received !== undefined ? SAMPLE[issue.received] : undefined;
+      try {
+        message = locales[culture]({ ...issue, input });
+      } catch {
+        message = undefined;
+      }
+    }
+    return { field: fieldPath(issue.path ?? []), message: message ?? issue.message };
+  });
+}
+
+export function bodyRequiredDetail(culture: Culture): FieldError[] {
+  return [{ field: '$', message: translate(culture, texts.bodyRequired) }];
+}

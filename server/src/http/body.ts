@@ -1,0 +1,72 @@
+import { appError } from '../errors/app-error.js';
+import { commonErrors } from '../errors/common.js';
+
+/**
+ * Reads a request body up to `limit` bytes. A declared length over the limit is refused before
+ * anything is read; a body that grows past it is cut off at the limit, never buffered whole.
+ */
+export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared && Number(declared) > limit) throw appError(commonErrors.BODY_TOO_LARGE, { params: { limit } });
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw appError(commonErrors.BODY_TOO_LARGE, { params: { limit } });
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    all.set(c, offset);
+    offset += c.byteLength;
+  }
+  return all;
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+export function isJsonContentType(contentType: string | null | undefined): boolean {
+  return !!contentType && JSON_TYPE.test(contentType);
+}
+
+/**
+ * JSON.parse, except integer literals too long for a double are kept as strings, so a 64-bit id
+ * sent as a JSON number arrives intact (the id schema accepts strings).
+ */
+export function parseJsonKeepingBigInts(text: string): unknown {
+  if (!/\d{16,}/.test(text)) return JSON.parse(text);
+  let out = '';
+  let i = 0;
+  let start = 0;
+  while (i < text.length) {
+    const ch = text.charCodeAt(i);
+    if (ch === 34 /* " */) {
+      i++;
+      while (i < text.length && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 /* \ */ ? 2 : 1;
+      i++;
+      continue;
+    }
+    if ((ch >= 48 && ch <= 57) || ch === 45 /* - */) {
+      let j = i + 1;
+      while (j < text.length && /[0-9eE.+\-]/.test(text.charAt(j))) j++;
+      const literal = text.slice(i, j);
+      if (/^-?\d{16,}$/.test(literal) && !Number.isSafeInteger(Number(literal))) {
+        out += `${text.slice(start, i)}"${literal}"`;
+        start = j;
+      }
+      i = j;
+      continue;
+    }
+    i++;
+  }
+  return JSON.parse(out + text.slice(start));
+}

@@ -1,0 +1,60 @@
+import type { Context } from 'hono';
+import type { AppDeps } from '../app-deps.js';
+import { errorToEnvelope } from '../errors/to-envelope.js';
+import { codeMessage } from '../i18n/code-messages.js';
+import { buildEnvelope } from './envelope.js';
+import type { HonoEnv } from './request-context.js';
+import { toWire } from './serialize.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Responses are built with a plain header record including X-Trace-Id: touching `.headers` of a
+ * finished response would turn it into a Fetch Headers object, which costs more than the rest of
+ * a small request. Marked so the host does not set the trace id a second time.
+ */
+export const enveloped = new WeakSet<Response>();
+
+function respond(body: string, status: number, traceId: string, extra?: Record<string, string>, more?: Record<string, string>): Response {
+  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-trace-id': traceId, ...extra, ...more };
+  const response = new Response(body, { status, headers });
+  enveloped.add(response);
+  return response;
+}
+
+/** Writes a success envelope around `data`, serialized by the shared conventions. */
+export function respondSuccess(c: Context<HonoEnv>, deps: AppDeps, data: unknown, code = 200, headers?: Record<string, string>): Response {
+  const info = c.get('info');
+  const envelope = buildEnvelope(code, codeMessage(info.culture, code), toWire(data, { timeZone: info.timeZone }), info.traceId, deps.clock.now());
+  return respond(JSON.stringify(envelope), code, info.traceId, undefined, headers);
+}
+
+/** tRPC error codes by HTTP status, for host-level refusals of /trpc calls. */
+const TRPC_CODES: Record<number, [number, string]> = {
+  400: [-32600, 'BAD_REQUEST'], 401: [-32001, 'UNAUTHORIZED'], 403: [-32003, 'FORBIDDEN'], 404: [-32004, 'NOT_FOUND'],
+  405: [-32005, 'METHOD_NOT_SUPPORTED'], 413: [-32013, 'PAYLOAD_TOO_LARGE'], 415: [-32015, 'UNSUPPORTED_MEDIA_TYPE'],
+  429: [-32029, 'TOO_MANY_REQUESTS'], 503: [-32603, 'SERVICE_UNAVAILABLE'],
+};
+
+function isTrpcPath(path: string): boolean {
+  return path === '/trpc' || path.startsWith('/trpc/');
+}
+
+/**
+ * Writes the envelope of any thrown value; unexpected ones are logged with their stack. For a
+ * /trpc call refused by the host (maintenance, body limit) the envelope is wrapped in tRPC's
+ * error shape, so the typed client reports it like any other error.
+ */
+export function respondError(c: Context<HonoEnv>, deps: AppDeps, error: unknown, extraHeaders?: Record<string, string>): Response {
+  const info = c.get('info');
+  const result = errorToEnvelope(error, { culture: info.culture, traceId: info.traceId, deps });
+  if (result.unexpected) {
+    deps.logger.error('request failed', { traceId: info.traceId, method: c.req.method, path: c.req.path, error });
+  }
+  let body: unknown = result.envelope;
+  if (isTrpcPath(c.req.path)) {
+    const [code, name] = TRPC_CODES[result.status] ?? [-32603, 'INTERNAL_SERVER_ERROR'];
+    body = { error: { message: result.envelope.message, code, data: { code: name, httpStatus: result.status, envelope: result.envelope } } };
+  }
+  return respond(JSON.stringify(body), result.status, info.traceId, result.headers, extraHeaders);
+}

@@ -1,0 +1,17 @@
+import type { Culture } from '../config/schema.js';
+import type { AppDeps } from '../app-deps.js';
+
+/** What every procedure sees about the request it serves. */
+export interface RequestContext {
+  deps: AppDeps;
+  traceId: string;
+  culture: Culture;
+  timeZone: string;
+  ip: string;
+  userAgent: string;
+  headers: Headers;
+  /** 'rest' for the derived routes, 'trpc' for the typed client at /trpc. */
+  transport: 'rest' | 'trpc';
+  /** Headers a procedure wants on its response (Token-Expired, Retry-After, ...); lower-case names. */
+  responseHeaders: Record<string, string>;
+}

@@ -1,0 +1,110 @@
+import { TRPCError } from '@trpc/server';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { appError } from '../errors/app-error.js';
+import { commonErrors } from '../errors/common.js';
+import { createExecutor, type ProcedureLike } from './execute.js';
+import { baseProcedure, createCallerFactory, middleware, router } from './trpc.js';
+
+/** Same calls through tRPC's caller and through the REST executor must agree exactly. */
+const addUser = middleware(({ next }) => next({ ctx: { user: 'alice' } }));
+const refuse = middleware(({ ctx, next }) => {
+  if ((ctx as { deny?: boolean }).deny) throw appError(commonErrors.NOT_FOUND);
+  return next();
+});
+const audit: string[] = [];
+const record = middleware(async ({ path, type, meta, input, next }) => {
+  audit.push(`${path}|${type}|${JSON.stringify(meta)}|${JSON.stringify(input)}`);
+  const result = await next();
+  audit.push(`after:${result.ok}`);
+  return result;
+});
+
+const fixture = router({
+  S: router({
+    Echo: baseProcedure
+      .meta({ summary: 'echo' })
+      .use(record)
+      .use(addUser)
+      .use(refuse)
+      .input(z.object({ n: z.number().transform((v) => v * 2) }))
+      .output(z.object({ n: z.number(), user: z.string() }))
+      .mutation(({ input, ctx }) => ({ n: input.n, user: (ctx as unknown as { user: string }).user, extra: 'stripped' })),
+    BadOutput: baseProcedure.output(z.object({ n: z.number() })).query(() => ({ n: 'x' }) as never),
+    AsyncRefine: baseProcedure
+      .input(z.object({ s: z.string() }).refine(async (v) => v.s !== 'no', { message: 'refused' }))
+      .mutation(({ input }) => input.s),
+    Throws: baseProcedure.mutation(() => {
+      throw new TRPCError({ code: 'CONFLICT', message: 'x' });
+    }),
+  }),
+});
+
+const caller = createCallerFactory(fixture);
+const procedures = fixture._def.procedures as unknown as Record<string, ProcedureLike>;
+
+async function both(path: string, input: unknown, ctx: Record<string, unknown> = {}) {
+  const [service, method] = path.split('.') as [string, string];
+  type Outcome = { data?: unknown; error?: unknown };
+  const viaTrpc: Outcome = await (caller({ transport: 'rest', ...ctx } as never) as any)[service][method](input).then(
+    (data: unknown) => ({ data }),
+    (error: unknown) => ({ error }),
+  );
+  const viaExecutor: Outcome = await createExecutor(procedures[path]!)({ transport: 'rest', ...ctx }, input, path).then(
+    (data) => ({ data }),
+    (error: unknown) => ({ error }),
+  );
+  return { viaTrpc, viaExecutor };
+}
+
+/** The cause that the envelope mapper would use (TRPCError wrapping is transport detail). */
+function cause(error: unknown): unknown {
+  let e = error;
+  while (e instanceof TRPCError && e.cause) e = e.cause;
+  return e instanceof TRPCError ? e.code : (e as Error).constructor.name;
+}
+
+describe('REST executor parity with tRPC', () => {
+  it('runs middlewares in order with the same options, ctx merges and parsed input', async () => {
+    audit.length = 0;
+    const { viaTrpc, viaExecutor } = await both('S.Echo', { n: 2 });
+    expect(viaExecutor).toEqual(viaTrpc);
+    expect(viaExecutor).toEqual({ data: { n: 4, user: 'alice' } });
+    expect(audit[0]).toBe(audit[2]);
+    expect(audit).toEqual(['S.Echo|mutation|{"auth":"user","summary":"echo"}|undefined', 'after:true', 'S.Echo|mutation|{"auth":"user","summary":"echo"}|undefined', 'after:true']);
+  });
+
+  it('fails input validation with the same BAD_REQUEST and issues', async () => {
+    const { viaTrpc, viaExecutor } = await both('S.Echo', { n: 'two' });
+    expect((viaExecutor.error as TRPCError).code).toBe('BAD_REQUEST');
+    expect((viaTrpc.error as TRPCError).code).toBe('BAD_REQUEST');
+    expect(((viaExecutor.error as TRPCError).cause as z.ZodError).issues).toEqual(((viaTrpc.error as TRPCError).cause as z.ZodError).issues);
+  });
+
+  it('surfaces a middleware refusal as the same cause', async () => {
+    const { viaTrpc, viaExecutor } = await both('S.Echo', { n: 1 }, { deny: true });
+    expect(cause(viaExecutor.error)).toBe('AppError');
+    expect(cause(viaTrpc.error)).toBe('AppError');
+  });
+
+  it('fails output validation the same way', async () => {
+    const { viaTrpc, viaExecutor } = await both('S.BadOutput', undefined);
+    expect((viaExecutor.error as TRPCError).code).toBe('INTERNAL_SERVER_ERROR');
+    expect((viaTrpc.error as TRPCError).code).toBe('INTERNAL_SERVER_ERROR');
+    expect((viaExecutor.error as TRPCError).message).toBe((viaTrpc.error as TRPCError).message);
+  });
+
+  it('handles schemas that need the async parse', async () => {
+    const ok = await both('S.AsyncRefine', { s: 'yes' });
+    expect(ok.viaExecutor).toEqual(ok.viaTrpc);
+    const refused = await both('S.AsyncRefine', { s: 'no' });
+    expect((refused.viaExecutor.error as TRPCError).code).toBe('BAD_REQUEST');
+    expect((refused.viaTrpc.error as TRPCError).code).toBe('BAD_REQUEST');
+  });
+
+  it('passes a TRPCError from the resolver through', async () => {
+    const { viaTrpc, viaExecutor } = await both('S.Throws', undefined);
+    expect(cause(viaExecutor.error)).toBe('CONFLICT');
+    expect(cause(viaTrpc.error)).toBe('CONFLICT');
+  });
+});

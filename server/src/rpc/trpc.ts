@@ -1,0 +1,53 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import { errorToEnvelope } from '../errors/to-envelope.js';
+import { toWire } from '../http/serialize.js';
+import type { RequestContext } from './context.js';
+import { TRPC_ONLY } from './execute.js';
+import type { RouteMeta } from './meta.js';
+
+/**
+ * The one tRPC instance. Modules import `router` and the base procedures from here and nothing
+ * else from tRPC, so every procedure gets the same context, meta, errors and serialization.
+ */
+const t = initTRPC
+  .context<RequestContext>()
+  .meta<RouteMeta>()
+  .create({
+    defaultMeta: { auth: 'user' },
+    // Stacks never leave the process, whatever NODE_ENV says.
+    isDev: false,
+    // Errors at /trpc carry the same envelope the REST facade writes, under `data.envelope`.
+    // Without a context (tRPC refused the request before creating one) the host adds it.
+    errorFormatter({ shape, error, ctx }) {
+      if (!ctx) return { message: shape.message, code: shape.code, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path } };
+      const { status, envelope } = errorToEnvelope(error, ctx);
+      return {
+        ...shape,
+        message: envelope.message,
+        data: { code: shape.data.code, httpStatus: status, path: shape.data.path, envelope },
+      };
+    },
+  });
+
+/** Output goes through the shared serializer for /trpc; the REST facade serializes itself. */
+const wireOutputFn = async ({ ctx, next }: { ctx: RequestContext; next: () => Promise<{ ok: boolean; data?: unknown }> }) => {
+  const result = await next();
+  if (result.ok && ctx.transport === 'trpc') {
+    return { ...result, data: toWire(result.data, { timeZone: ctx.timeZone }) };
+  }
+  return result;
+};
+Object.assign(wireOutputFn, { [TRPC_ONLY]: true });
+const wireOutput = t.middleware(wireOutputFn as never);
+
+export const router = t.router;
+export const middleware = t.middleware;
+export const createCallerFactory = t.createCallerFactory;
+export const mergeRouters = t.mergeRouters;
+
+/** Anonymous access (LoginConfig, Login, RefreshToken, ...). */
+export const publicProcedure = t.procedure.use(wireOutput).meta({ auth: 'anonymous' });
+/** The undecorated base that the authentication layer builds its procedures on. */
+export const baseProcedure = t.procedure.use(wireOutput);
+
+export { TRPCError };
