@@ -1,7 +1,10 @@
 import type { AppConfig } from './config/schema.js';
 import type { MaintenanceSwitch } from './http/maintenance.js';
 import type { Clock } from './infra/clock.js';
+import type { Database, DatabaseHandle } from './infra/db/client.js';
+import type { IdGenerator } from './infra/ids.js';
 import type { Logger } from './infra/logger.js';
+import type { EphemeralStore } from './stores/store.js';
 
 /** A readiness probe: resolves when the part it checks can serve. */
 export interface ReadinessCheck {
@@ -19,4 +22,11 @@ export interface AppDeps {
   clock: Clock;
   maintenance: MaintenanceSwitch;
   readiness: ReadinessCheck[];
+  /** The Drizzle database (PGlite or PostgreSQL). */
+  db: Database;
+  database: DatabaseHandle;
+  /** 64-bit id generator (usable once the upgrade has finished). */
+  ids: IdGenerator;
+  /** Codes, tickets, throttles, caches and cross-node messages. */
+  store: EphemeralStore;
 }

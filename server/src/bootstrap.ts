@@ -1,10 +1,18 @@
+import { readFile } from 'node:fs/promises';
+import { seedDatabase } from '../../db/seed/seed.js';
 import type { AppDeps } from './app-deps.js';
 import { createApp, type ApiDefinition } from './app.js';
 import type { AppConfig } from './config/schema.js';
 import { checkProductionSecrets, resolveJwtSecret } from './config/secrets.js';
 import { MaintenanceSwitch } from './http/maintenance.js';
 import { systemClock, type Clock } from './infra/clock.js';
+import { openDatabase, pgliteDir, type DatabaseHandle } from './infra/db/client.js';
+import { runUpgrade, type UpgradeResult } from './infra/db/migrator.js';
+import { claimNodeId, loadIdKey } from './infra/db/node-lease.js';
+import { createIdGenerator, generateIdKey, type IdGenerator } from './infra/ids.js';
 import { createLogger, type Logger } from './infra/logger.js';
+import { hashPassword } from './infra/password.js';
+import { createStore } from './stores/index.js';
 
 export interface BootOptions {
   clock?: Clock;
@@ -17,11 +25,43 @@ export interface Runtime {
   deps: AppDeps;
   app: ReturnType<typeof createApp>['app'];
   table: ReturnType<typeof createApp>['table'];
+  /** Settles when the upgrade and seed have run; until then the service answers 503. */
+  ready: Promise<UpgradeResult>;
   /** Releases every connection and timer so the process can exit. */
   close(): Promise<void>;
 }
 
-/** Builds the dependencies and the host from a parsed configuration: config -> stores -> services -> app. */
+async function openConfiguredDatabase(config: AppConfig): Promise<DatabaseHandle> {
+  const db = config.Database;
+  if (db.Url) return openDatabase({ url: db.Url, searchPath: db.Schema, maxConnections: db.MaxConnections });
+  const snapshot = db.SnapshotFile ? new Blob([await readFile(db.SnapshotFile)]) : undefined;
+  return openDatabase({ dataDir: db.InMemory ? undefined : pgliteDir(config.App.DataDir), snapshot });
+}
+
+/** An id generator that exists once the upgrade has claimed a node number and loaded the key. */
+function deferredIds(): { ids: IdGenerator; set(generator: IdGenerator): void } {
+  let generator: IdGenerator | undefined;
+  return {
+    ids: {
+      next: () => {
+        if (!generator) throw new Error('Ids are not available before the upgrade has finished');
+        return generator.next();
+      },
+      get nodeId() {
+        return generator?.nodeId ?? -1;
+      },
+    },
+    set: (g) => {
+      generator = g;
+    },
+  };
+}
+
+/**
+ * Builds the dependencies and the host from a parsed configuration: config -> stores ->
+ * services -> app. The host answers at once (health passes, everything else 503 + Retry-After)
+ * while the upgrade engine migrates and seeds; `ready` settles when it is done.
+ */
 export async function boot(config: AppConfig, options: BootOptions = {}): Promise<Runtime> {
   checkProductionSecrets(config);
   const clock = options.clock ?? systemClock;
@@ -29,12 +69,66 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
   const jwtSecret = await resolveJwtSecret(config);
   const resolved: AppConfig = { ...config, Jwt: { ...config.Jwt, SecretKey: jwtSecret } };
   const maintenance = new MaintenanceSwitch(config.App.MaintenanceMode, config.App.MaintenanceRetryAfterSeconds);
-  const deps: AppDeps = { config: resolved, logger, clock, maintenance, readiness: [] };
+  const database = await openConfiguredDatabase(config);
+  const store = createStore(config, clock, logger);
+  const idHolder = deferredIds();
+  const deps: AppDeps = {
+    config: resolved,
+    logger,
+    clock,
+    maintenance,
+    readiness: [
+      { name: 'database', check: () => database.ping() },
+      { name: 'store', check: () => store.ping() },
+    ],
+    db: database.db,
+    database,
+    ids: idHolder.ids,
+    store,
+  };
   const { app, table } = createApp(deps, options.api);
+
+  let releaseNode = async () => {};
+  maintenance.enable('upgrade');
+  const ready = runUpgrade(database, {
+    appVersion: config.App.Version,
+    logger,
+    afterMigrations: async () => {
+      const lease = await claimNodeId(database, config.App.NodeId);
+      releaseNode = lease.release;
+      idHolder.set(createIdGenerator({ nodeId: lease.nodeId, key: await loadIdKey(database, generateIdKey) }));
+      const seeded = await seedDatabase({
+        db: database.db,
+        ids: idHolder.ids,
+        admin: { email: config.Saas.Seed.AdminEmail, password: config.Saas.Seed.AdminPassword, userName: config.Saas.Seed.AdminUserName },
+        hashPassword,
+      });
+      if (seeded.createdAdmin) logger.info('seeded the platform administrator', { email: config.Saas.Seed.AdminEmail });
+    },
+  }).then(
+    (result) => {
+      maintenance.disable('upgrade');
+      return result;
+    },
+    (error: unknown) => {
+      // Stay in maintenance: serving a half-upgraded schema would be worse than 503.
+      logger.error('upgrade failed; staying in maintenance mode', { error });
+      throw error;
+    },
+  );
+  // The caller decides what a failed upgrade means; an unobserved rejection must not crash tests.
+  ready.catch(() => undefined);
+
   return {
     deps,
     app,
     table,
-    close: async () => {},
+    ready,
+    close: async () => {
+      await ready.catch(() => undefined);
+      await releaseNode();
+      await store.close();
+      await database.close();
+    },
   };
 }

@@ -26,6 +26,14 @@ async function main(): Promise<void> {
   const server = serve({ fetch: runtime.app.fetch, port: config.App.Port, hostname: config.App.Host }, (address) => {
     logger.info('listening', { address: `http://${address.address}:${address.port}`, env: config.App.Env });
   });
+  runtime.ready.then(
+    (result) => logger.info('ready', { migrationsApplied: result.applied, version: config.App.Version }),
+    () => {
+      // The upgrade failed (logged). Exit so that a supervisor restarts or alerts.
+      server.close();
+      void runtime.close().finally(() => process.exit(1));
+    },
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

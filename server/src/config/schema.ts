@@ -66,6 +66,11 @@ export const configSchema = z.object({
     Url: z.string().optional(),
     /** Embedded database only: keep it in memory (tests). */
     InMemory: bool(false),
+    /** Embedded database only: start from this dump of a migrated data directory (tests). */
+    SnapshotFile: z.string().optional(),
+    /** PostgreSQL only: the schema to work in (default: the server's search_path, usually public). */
+    Schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).optional(),
+    MaxConnections: int(10, 1, 500),
   }),
   Redis: section({
     /** Redis connection string; unset means in-process stores (single node). */

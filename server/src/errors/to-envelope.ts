@@ -6,6 +6,7 @@ import { translate } from '../i18n/messages.js';
 import { AppError } from './app-error.js';
 import { commonErrors } from './common.js';
 import { validationDetail } from './validation.js';
+import { DEADLOCK_DETECTED, postgresErrorCode, SERIALIZATION_FAILURE, UNIQUE_VIOLATION } from '../infra/db/errors.js';
 
 export interface ErrorContext {
   culture: Culture;
@@ -56,6 +57,13 @@ export function appErrorResponse(error: AppError, ctx: ErrorContext): ErrorRespo
 export function errorToEnvelope(error: unknown, ctx: ErrorContext): ErrorResponse {
   const cause = unwrap(error);
   if (cause instanceof AppError) return appErrorResponse(cause, ctx);
+
+  // Unique violations are duplicates (409); a lost serialization race is a conflict too. Any
+  // other database failure is a 500 with the data-access code, its text kept out of the answer.
+  const pgCode = postgresErrorCode(cause);
+  if (pgCode === UNIQUE_VIOLATION) return appErrorResponse(new AppError(commonErrors.DUPLICATE), ctx);
+  if (pgCode === SERIALIZATION_FAILURE || pgCode === DEADLOCK_DETECTED) return appErrorResponse(new AppError(commonErrors.VERSION_CONFLICT), ctx);
+  if (pgCode) return { ...appErrorResponse(new AppError(commonErrors.DATABASE), ctx), unexpected: true };
 
   const issues = issuesOf(cause);
   if (issues && error instanceof TRPCError && error.code === 'BAD_REQUEST') {

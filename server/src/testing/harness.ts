@@ -1,5 +1,8 @@
 import { serve, type ServerType } from '@hono/node-server';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import postgres from 'postgres';
+import { inject } from 'vitest';
 import { boot, type BootOptions, type Runtime } from '../bootstrap.js';
 import { loadConfig } from '../config/load.js';
 import { createLogger } from '../infra/logger.js';
@@ -23,12 +26,66 @@ function deepMerge(a: Record<string, any>, b: Record<string, any>): Record<strin
   return out;
 }
 
-/** Boots the real host on an ephemeral port with test defaults (in-memory, quiet, captured logs). */
-export async function startTestServer(options: { config?: Record<string, any>; env?: Record<string, string> } & BootOptions = {}): Promise<TestServer> {
+/** Where this test file's data lives: real PostgreSQL and Redis when CI gives them, else embedded. */
+export interface TestBackends {
+  config: Record<string, any>;
+  release(): Promise<void>;
+}
+
+/**
+ * With DATABASE_URL set (CI's second run), each test server gets a schema of its own in that
+ * database, dropped afterwards; otherwise an in-memory PGlite loaded from the migrated snapshot.
+ * With REDIS_URL set, stores use Redis under a key prefix of their own.
+ */
+export async function testBackends(): Promise<TestBackends> {
+  const url = process.env.DATABASE_URL;
+  const redis = process.env.REDIS_URL;
+  const config: Record<string, any> = {};
+  let release = async () => {};
+  if (url) {
+    const schema = `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    config.Database = { Url: url, Schema: schema, MaxConnections: 4 };
+    release = async () => {
+      const cleanup = postgres(url, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await cleanup.end();
+    };
+  } else {
+    config.Database = { InMemory: true, SnapshotFile: inject('pgliteSnapshot') };
+  }
+  if (redis) config.Redis = { Url: redis, KeyPrefix: `test:${randomUUID()}:` };
+  return { config, release };
+}
+
+/** Boots the runtime on the test backends without listening (data-layer and service tests). */
+export async function bootTestRuntime(options: { config?: Record<string, any> } & BootOptions = {}): Promise<Runtime & { logs: string[] }> {
   const logs: string[] = [];
-  const config = loadConfig(options.env ?? {}, deepMerge({ App: { Env: 'test', LogLevel: 'debug' }, Database: { InMemory: true } }, options.config ?? {}));
+  const backends = await testBackends();
+  const config = loadConfig({}, deepMerge(deepMerge({ App: { Env: 'test', LogLevel: 'debug' } }, backends.config), options.config ?? {}));
   const logger = options.logger ?? createLogger({ level: 'debug', sink: (line) => logs.push(line) });
   const runtime = await boot(config, { ...options, logger });
+  await runtime.ready;
+  return {
+    ...runtime,
+    logs,
+    close: async () => {
+      await runtime.close();
+      await backends.release();
+    },
+  };
+}
+
+/** Boots the real host on an ephemeral port with test defaults (own database, quiet, captured logs). */
+export async function startTestServer(options: { config?: Record<string, any>; env?: Record<string, string> } & BootOptions = {}): Promise<TestServer> {
+  const logs: string[] = [];
+  const backends = await testBackends();
+  const config = loadConfig(options.env ?? {}, deepMerge(deepMerge({ App: { Env: 'test', LogLevel: 'debug' } }, backends.config), options.config ?? {}));
+  const logger = options.logger ?? createLogger({ level: 'debug', sink: (line) => logs.push(line) });
+  const runtime = await boot(config, { ...options, logger });
+  await runtime.ready;
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: runtime.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
@@ -60,6 +117,7 @@ export async function startTestServer(options: { config?: Record<string, any>; e
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await runtime.close();
+      await backends.release();
     },
   };
 }

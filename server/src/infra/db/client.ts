@@ -1,0 +1,117 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import postgres from 'postgres';
+import * as schema from '../../../../db/schema/index.js';
+
+export type Schema = typeof schema;
+/** The Drizzle database every module uses; the same type for PGlite and PostgreSQL. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** What `db.transaction` hands to its callback. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Either: code that may run inside or outside a transaction takes this. */
+export type Executor = Database | Transaction;
+
+/** One dedicated connection for raw SQL (session-level advisory locks, migrations). */
+export interface SqlSession {
+  exec(sql: string): Promise<void>;
+  query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  release(): Promise<void>;
+}
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** A dedicated connection, held until released. */
+  session(): Promise<SqlSession>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** PGlite only: a dump of the data directory (to start other instances from it). */
+  dump?(): Promise<Blob>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; absent means PGlite. */
+  url?: string;
+  /** PGlite data directory; absent means in memory. */
+  dataDir?: string;
+  /** PGlite: start from this dump of a data directory (a migrated snapshot, for tests). */
+  snapshot?: Blob;
+  /** PostgreSQL: schema to work in (first on search_path; public stays for extensions). */
+  searchPath?: string;
+  maxConnections?: number;
+}
+
+const CASING = 'snake_case' as const;
+
+async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  const pg = await PGlite.create({
+    dataDir: options.dataDir,
+    extensions: { pg_trgm },
+    loadDataDir: options.snapshot,
+  });
+  const db = drizzlePglite(pg, { schema, casing: CASING }) as unknown as Database;
+  // PGlite is one connection serving one query at a time, so the session is that connection.
+  const session: SqlSession = {
+    exec: async (sql) => {
+      await pg.exec(sql);
+    },
+    query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (await pg.query<T>(sql, params)).rows,
+    release: async () => {},
+  };
+  return {
+    db,
+    kind: 'pglite',
+    session: async () => session,
+    ping: async () => {
+      await pg.query('select 1');
+    },
+    close: () => pg.close(),
+    dump: () => pg.dumpDataDir('none'),
+  };
+}
+
+async function openPostgres(options: DatabaseOptions & { url: string }): Promise<DatabaseHandle> {
+  const client = postgres(options.url, {
+    max: options.maxConnections ?? 10,
+    onnotice: () => {},
+    connection: options.searchPath ? { search_path: `${options.searchPath},public` } : {},
+    // int8 arrives as text from postgres.js; Drizzle's bigint columns turn it into bigint.
+  });
+  const db = drizzlePostgres(client, { schema, casing: CASING }) as unknown as Database;
+  return {
+    db,
+    kind: 'postgres',
+    session: async () => {
+      const reserved = await client.reserve();
+      return {
+        exec: async (sql) => {
+          await reserved.unsafe(sql).simple();
+        },
+        query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+          (await reserved.unsafe(sql, params as never[])) as unknown as T[],
+        release: async () => reserved.release(),
+      };
+    },
+    ping: async () => {
+      await client`select 1`;
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/** Opens PostgreSQL when a URL is given, else the embedded PGlite (a directory, or memory). */
+export function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.url ? openPostgres({ ...options, url: options.url }) : openPglite(options);
+}
+
+/** Where the embedded database lives under the data directory. */
+export function pgliteDir(dataDir: string): string {
+  return path.join(dataDir, 'pgdata');
+}

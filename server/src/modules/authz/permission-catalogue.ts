@@ -1,0 +1,57 @@
+/**
+ * Every permission code the service checks, with the original's names where ORIGINAL-FACTS
+ * records them (`saas:<group>:<action>`). Seeded into the permissions table; the OpenAPI
+ * document lists the code each endpoint requires.
+ */
+
+export const WILDCARD_PERMISSION = '*';
+export const SUPER_ADMIN_ROLE = 'super_admin';
+
+const CRUD = ['read', 'create', 'update', 'status', 'delete', 'export'] as const;
+const GRANTS = ['read', 'grant', 'update', 'status', 'revoke'] as const;
+
+const groups: Record<string, readonly string[]> = {
+  user: [...CRUD, 'read-contact'],
+  role: CRUD,
+  menu: CRUD,
+  department: CRUD,
+  position: CRUD,
+  'user-security': ['read', 'reset-password', 'reset-two-factor', 'lock', 'login-policy'],
+  'user-session': ['read', 'revoke', 'export'],
+  'user-role': GRANTS,
+  'role-permission': GRANTS,
+  'user-permission': GRANTS,
+  'role-data-scope': GRANTS,
+  'user-data-scope': GRANTS,
+  'user-department': GRANTS,
+  'role-hierarchy': ['read', 'create', 'delete'],
+  'login-log': ['read', 'export'],
+  'external-login': ['read'],
+  tenant: ['read', 'create', 'update', 'status', 'delete'],
+  'tenant-member': ['read', 'grant', 'update', 'revoke'],
+  edition: ['read', 'create', 'update', 'delete'],
+  permission: ['read'],
+  'audit-log': ['read'],
+  impersonation: ['start', 'cross-tenant'],
+};
+
+export interface PermissionDefinition {
+  code: string;
+  name: string;
+  groupCode: string;
+}
+
+const words = (s: string) => s.replaceAll('-', ' ');
+
+export const PERMISSION_CATALOGUE: readonly PermissionDefinition[] = [
+  { code: WILDCARD_PERMISSION, name: 'Everything (super-administrator)', groupCode: 'system' },
+  ...Object.entries(groups).flatMap(([group, actions]) =>
+    actions.map((action) => ({ code: `saas:${group}:${action}`, name: `${words(group)}: ${words(action)}`, groupCode: group })),
+  ),
+];
+
+/** The codes as a typed lookup, so a typo in a router is a compile error. */
+export function permission(code: `saas:${string}:${string}`): string {
+  if (!PERMISSION_CATALOGUE.some((p) => p.code === code)) throw new Error(`Unknown permission code ${code}`);
+  return code;
+}

@@ -1,0 +1,84 @@
+import type { Clock } from '../infra/clock.js';
+import type { Logger } from '../infra/logger.js';
+import { assertDuration, fixedWindow, windowKey } from './durations.js';
+import { closeRedis, openRedis } from './redis-connection.js';
+import { createRedisSubscriber } from './redis-subscriber.js';
+import type { ReadyStore } from './store.js';
+
+/** Options of the Redis store. */
+export interface RedisStoreOptions {
+  url: string;
+  /** Put before every key and channel, so several deployments (or test runs) can share a server. */
+  keyPrefix: string;
+  /** Chooses the window of `increment`, so every node agrees on window boundaries in tests too. */
+  clock: Clock;
+  /** Receives connection errors and failures of subscription handlers. */
+  logger?: Logger;
+}
+
+/** Keeps a window's key a little past its end, for clock skew between nodes, then lets Redis drop it. */
+const WINDOW_TTL_MARGIN_MS = 1_000;
+
+// INCR then set the TTL only on the first increment, atomically, so a crash between the two
+// cannot leave a counter that never expires. The PTTL test also repairs a key left without TTL.
+const INCREMENT_WINDOW_LUA = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 or redis.call('PTTL', KEYS[1]) == -1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return count`;
+
+/** The multi-node store on Redis. Every operation is a single atomic Redis command or script. */
+export function createRedisStore(options: RedisStoreOptions): ReadyStore {
+  const { keyPrefix, clock, logger } = options;
+  const client = openRedis(options.url, logger, 'commands');
+  const subscriber = createRedisSubscriber(() => openRedis(options.url, logger, 'subscriber'), logger);
+  const k = (key: string): string => keyPrefix + key;
+  // Redis wants whole milliseconds; rounding up never shortens a TTL.
+  const px = (ms: number): number => Math.ceil(ms);
+
+  return {
+    async get(key) {
+      return (await client.get(k(key))) ?? undefined;
+    },
+    async set(key, value, ttlMs) {
+      assertDuration('ttlMs', ttlMs);
+      await client.set(k(key), value, 'PX', px(ttlMs));
+    },
+    async delete(key) {
+      return (await client.del(k(key))) > 0;
+    },
+    async take(key) {
+      return (await client.getdel(k(key))) ?? undefined;
+    },
+    async putIfAbsent(key, value, ttlMs) {
+      assertDuration('ttlMs', ttlMs);
+      return (await client.set(k(key), value, 'PX', px(ttlMs), 'NX')) === 'OK';
+    },
+    async increment(key, windowMs) {
+      assertDuration('windowMs', windowMs);
+      const window = fixedWindow(clock.nowMs(), windowMs);
+      const count = await client.eval(INCREMENT_WINDOW_LUA, 1, k(windowKey(key, window.index)), px(windowMs) + WINDOW_TTL_MARGIN_MS);
+      return { count: Number(count), resetInMs: window.resetInMs };
+    },
+    async incrementCounter(key) {
+      return client.incr(k(key));
+    },
+    async getCounter(key) {
+      const value = await client.get(k(key));
+      return value === null ? 0 : Number.parseInt(value, 10);
+    },
+    async publish(channel, message) {
+      await client.publish(k(channel), message);
+    },
+    subscribe(channel, handler) {
+      return subscriber.subscribe(k(channel), handler);
+    },
+    async ping() {
+      await client.ping();
+    },
+    async close() {
+      await Promise.all([closeRedis(client), subscriber.close()]);
+    },
+  };
+}

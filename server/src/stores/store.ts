@@ -1,0 +1,42 @@
+/**
+ * The ephemeral store: short-lived shared state (one-use codes, tickets, captchas, nonces,
+ * throttle counters, caches) and cross-node notifications. In-process on a single node,
+ * Redis when several nodes share it; both pass the same contract (`store.contract.ts`).
+ */
+export interface EphemeralStore {
+  /** Value of a key, or undefined when absent or expired. */
+  get(key: string): Promise<string | undefined>;
+  /** Sets a value that expires after ttlMs (ttlMs >= 1). */
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Removes a key; true when it existed. */
+  delete(key: string): Promise<boolean>;
+  /** Atomically reads and deletes: of any number of concurrent takes of one key, exactly one gets the value. */
+  take(key: string): Promise<string | undefined>;
+  /** Sets only when absent (atomic); true when this call set it. */
+  putIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Fixed-window counter: atomically increments the counter of the current window of `windowMs`
+   * for `key` (windows aligned to multiples of windowMs since the epoch, by the injected clock)
+   * and returns the count after incrementing and the milliseconds until that window ends.
+   */
+  increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+  /** Atomic counter without a window (generation numbers): adds 1 and returns the new value; never expires. */
+  incrementCounter(key: string): Promise<number>;
+  /** Current value of such a counter (0 when never incremented). */
+  getCounter(key: string): Promise<number>;
+  /** Publishes a message to every subscriber of the channel, on every node sharing the store. */
+  publish(channel: string, message: string): Promise<void>;
+  /** Subscribes; resolves once the subscription is active; the returned function unsubscribes. */
+  subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>>;
+  /** Releases connections and timers. */
+  close(): Promise<void>;
+}
+
+/** A store that can also answer a readiness probe: resolves when the backing service answers. */
+export type ReadyStore = EphemeralStore & {
+  /** Resolves when the store can serve requests; rejects otherwise. */
+  ping(): Promise<void>;
+};
+
+/** Handler of a subscription, as given to `EphemeralStore.subscribe`. */
+export type MessageHandler = (message: string) => void;
