@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('npm start', () => {
-  it('answers GET /health within 10 s on the embedded defaults, then stops cleanly on SIGTERM', async () => {
+  it('answers GET /health within 10 s on the embedded defaults, becomes ready, then stops cleanly on SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'portcullis-start-'));
     dirs.push(dataDir);
     const port = await freePort();
@@ -46,6 +46,16 @@ describe('npm start', () => {
       }
       expect(healthy, output).toBe(true);
       expect(Date.now() - started).toBeLessThan(10_000);
+      // Then the fresh embedded database is created, migrated and seeded, and the API serves.
+      let ready = 0;
+      while (Date.now() - started < 60_000) {
+        ready = (await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status ?? 0;
+        if (ready === 200) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(ready, output).toBe(200);
+      const config = await fetch(`http://127.0.0.1:${port}/api/Auth/LoginConfig`);
+      expect(config.status).toBe(200);
     } finally {
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       process.kill(-child.pid!, 'SIGTERM');

@@ -252,6 +252,7 @@ CREATE TABLE "user_sessions" (
 	"user_id" bigint NOT NULL,
 	"tenant_id" bigint DEFAULT 0 NOT NULL,
 	"current_access_token_jti" varchar(64) NOT NULL,
+	"security_stamp" varchar(64) NOT NULL,
 	"device_type" varchar(16) DEFAULT 'Web' NOT NULL,
 	"device_name" varchar(128),
 	"device_fingerprint" varchar(200),

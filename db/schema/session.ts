@@ -15,6 +15,8 @@ export const userSessions = pgTable(
     /** Current context: 0 = platform state. */
     tenantId: id().notNull().default(sql`0`),
     currentAccessTokenJti: varchar({ length: 64 }).notNull(),
+    /** The user's security stamp when the session began; a different current stamp ends it. */
+    securityStamp: varchar({ length: 64 }).notNull(),
     deviceType: varchar({ length: 16 }).notNull().default('Web'),
     deviceName: varchar({ length: 128 }),
     deviceFingerprint: varchar({ length: 200 }),

@@ -15,15 +15,17 @@ export interface SeedMenu {
   children?: SeedMenu[];
 }
 
-const buttons = (group: string, label: string): SeedMenu[] =>
-  (['create', 'update', 'status', 'delete', 'export'] as const).map((action) => ({
+const ALL_ACTIONS = ['create', 'update', 'status', 'delete', 'export'] as const;
+
+const buttons = (group: string, label: string, actions: readonly string[] = ALL_ACTIONS): SeedMenu[] =>
+  actions.map((action) => ({
     code: `${group}:${action}`,
     type: 'Button',
     name: `${label}: ${action}`,
     permission: `saas:${group}:${action}`,
   }));
 
-const page = (code: string, name: string, path: string, component: string, icon: string, group: string): SeedMenu => ({
+const page = (code: string, name: string, path: string, component: string, icon: string, group: string, actions?: readonly string[]): SeedMenu => ({
   code,
   type: 'Menu',
   name,
@@ -32,7 +34,7 @@ const page = (code: string, name: string, path: string, component: string, icon:
   component,
   icon,
   permission: `saas:${group}:read`,
-  children: buttons(group, name),
+  children: buttons(group, name, actions),
 });
 
 export const SEED_MENUS: SeedMenu[] = [
@@ -62,7 +64,7 @@ export const SEED_MENUS: SeedMenu[] = [
     path: '/platform',
     icon: 'lucide:building',
     children: [
-      page('tenant', 'Tenants', '/platform/tenant', 'platform/tenant/index', 'lucide:building-2', 'tenant'),
+      page('tenant', 'Tenants', '/platform/tenant', 'platform/tenant/index', 'lucide:building-2', 'tenant', ['create', 'update', 'status', 'delete']),
       { code: 'edition', type: 'Menu', name: 'Editions', i18nKey: 'menu.edition', path: '/platform/edition', component: 'platform/edition/index', icon: 'lucide:layers', permission: 'saas:edition:read' },
     ],
   },

@@ -29,6 +29,12 @@ export interface SeedResult {
 export const PLATFORM_TENANT_ID = 0n;
 
 async function seedMenus(tx: Parameters<Parameters<Database['transaction']>[0]>[0], ids: IdGenerator, codes: Map<string, bigint>): Promise<void> {
+  // A menu naming a code outside the catalogue would be stored ungated: visible to everyone.
+  const permissionOf = (code: string) => {
+    const id = codes.get(code);
+    if (id === undefined) throw new Error(`Seed menu references unknown permission ${code}`);
+    return id;
+  };
   const existing = new Set((await tx.select({ code: menus.menuCode }).from(menus).where(eq(menus.tenantId, PLATFORM_TENANT_ID))).map((r) => r.code.toLowerCase()));
   const byCode = new Map<string, bigint>();
   const insert = async (menu: SeedMenu, parentId: bigint | null, sort: number) => {
@@ -51,7 +57,7 @@ async function seedMenus(tx: Parameters<Parameters<Database['transaction']>[0]>[
         component: menu.component,
         icon: menu.icon,
         link: menu.link,
-        permissionId: menu.permission ? (codes.get(menu.permission) ?? null) : null,
+        permissionId: menu.permission ? permissionOf(menu.permission) : null,
         sort,
       });
     }

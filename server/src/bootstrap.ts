@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { seedDatabase } from '../../db/seed/seed.js';
 import type { AppDeps } from './app-deps.js';
 import { createApp, type ApiDefinition } from './app.js';
@@ -12,6 +13,17 @@ import { claimNodeId, loadIdKey } from './infra/db/node-lease.js';
 import { createIdGenerator, generateIdKey, type IdGenerator } from './infra/ids.js';
 import { createLogger, type Logger } from './infra/logger.js';
 import { hashPassword } from './infra/password.js';
+import type { AppEvents } from './app-events.js';
+import { createEventBus } from './infra/events.js';
+import { createOutboxTransport } from './infra/messaging/outbox.js';
+import { registerAuthHandlers } from './modules/auth/handlers.js';
+import { createLoginService } from './modules/auth/login-service.js';
+import { createSessionOperations } from './modules/auth/session-operations.js';
+import { createSessionService } from './modules/auth/session-service.js';
+import { createCodeService } from './modules/verification/codes.js';
+import { createSessionStateService } from './modules/auth/session-state.js';
+import { createTokenService } from './modules/auth/tokens.js';
+import { createAuthorizationService } from './modules/authz/service.js';
 import { createStore } from './stores/index.js';
 
 export interface BootOptions {
@@ -72,7 +84,10 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
   const database = await openConfiguredDatabase(config);
   const store = createStore(config, clock, logger);
   const idHolder = deferredIds();
-  const deps: AppDeps = {
+  const authz = createAuthorizationService({ db: database.db, store, clock, logger });
+  const sessionState = createSessionStateService({ db: database.db, store, clock, logger });
+  await Promise.all([authz.start(), sessionState.start()]);
+  const base = {
     config: resolved,
     logger,
     clock,
@@ -85,7 +100,19 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     database,
     ids: idHolder.ids,
     store,
+    authz,
+    tokens: createTokenService(resolved.Jwt, clock),
+    sessionState,
+    events: createEventBus<AppEvents>(logger),
+    messages: createOutboxTransport({ dir: path.join(config.App.DataDir, 'outbox'), clock }),
+    // Codes are stored as HMACs under a key derived from the JWT secret (never the secret itself).
+    codes: createCodeService(store, `codes:${jwtSecret}`),
   };
+  // Services that need the others are attached once the rest exists.
+  const deps = { ...base, sessions: createSessionService(base) } as unknown as AppDeps;
+  deps.login = createLoginService(deps);
+  deps.sessionOps = createSessionOperations(deps);
+  registerAuthHandlers(deps);
   const { app, table } = createApp(deps, options.api);
 
   let releaseNode = async () => {};
@@ -127,6 +154,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     close: async () => {
       await ready.catch(() => undefined);
       await releaseNode();
+      await Promise.all([authz.stop(), sessionState.stop()]);
       await store.close();
       await database.close();
     },

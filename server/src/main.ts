@@ -1,9 +1,16 @@
 import { serve } from '@hono/node-server';
-import { boot } from './bootstrap.js';
+import { boot, type Runtime } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config/load.js';
+import { createHost } from './http/host.js';
+import { MaintenanceSwitch } from './http/maintenance.js';
+import { systemClock } from './infra/clock.js';
 import { createLogger } from './infra/logger.js';
 
-/** The only place that reads process.env and listens: config -> stores -> services -> app -> listen. */
+/**
+ * The only place that reads process.env and listens: config -> stores -> services -> app ->
+ * listen. It listens first, with the host shell (health answers, everything else 503 +
+ * Retry-After), so that opening the database and upgrading it never leave the port silent.
+ */
 async function main(): Promise<void> {
   let config;
   try {
@@ -13,38 +20,41 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger({ level: config.App.LogLevel });
-  let runtime;
-  try {
-    runtime = await boot(config, { logger });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
-  const server = serve({ fetch: runtime.app.fetch, port: config.App.Port, hostname: config.App.Host }, (address) => {
+  const starting = new MaintenanceSwitch(true, config.App.MaintenanceRetryAfterSeconds);
+  const shell = createHost({ config, logger, clock: systemClock, maintenance: starting, readiness: [{ name: 'startup', check: () => Promise.reject(new Error('starting')) }] });
+  type Env = Parameters<typeof shell.fetch>[1];
+  let handler: (request: Request, env: Env) => Response | Promise<Response> = (request, env) => shell.fetch(request, env);
+  const server = serve({ fetch: (request, env) => handler(request, env), port: config.App.Port, hostname: config.App.Host }, (address) => {
     logger.info('listening', { address: `http://${address.address}:${address.port}`, env: config.App.Env });
   });
-  runtime.ready.then(
-    (result) => logger.info('ready', { migrationsApplied: result.applied, version: config.App.Version }),
-    () => {
-      // The upgrade failed (logged). Exit so that a supervisor restarts or alerts.
-      server.close();
-      void runtime.close().finally(() => process.exit(1));
-    },
-  );
 
+  let runtime: Runtime | undefined;
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping', { signal });
     server.close();
-    void runtime.close().finally(() => process.exit(0));
+    void (runtime?.close() ?? Promise.resolve()).finally(() => process.exit(code));
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+
+  try {
+    runtime = await boot(config, { logger });
+  } catch (error) {
+    if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+    else logger.error('start-up failed', { error });
+    stop('start-up failure', error instanceof ConfigError ? 2 : 1);
+    return;
+  }
+  const app = runtime.app;
+  handler = (request, env) => app.fetch(request, env);
+  runtime.ready.then(
+    (result) => logger.info('ready', { migrationsApplied: result.applied, version: config.App.Version }),
+    // The upgrade failed (logged). Exit so that a supervisor restarts or alerts.
+    () => stop('upgrade failure', 1),
+  );
 }
 
 void main();

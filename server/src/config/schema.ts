@@ -39,7 +39,10 @@ const section = <T extends z.ZodRawShape>(shape: T) => z.object(shape).prefault(
 export const configSchema = z.object({
   App: section({
     Env: z.enum(['development', 'production', 'test']).default('development'),
+    /** Shown as appTitle in UserInfo (site branding). */
     Name: z.string().default('Portcullis'),
+    Subtitle: z.string().optional(),
+    LogoUrl: z.string().optional(),
     /** Application version recorded by the upgrade engine and shown in the API document. */
     Version: z.string().default('0.1.0'),
     Port: int(8080, 0, 65535),
@@ -92,6 +95,22 @@ export const configSchema = z.object({
   Saas: section({
     Auth: section({
       CaptchaEnabled: bool(true),
+      /** Consecutive failed logins (passwords and second-factor codes) that lock an account. */
+      LockoutThreshold: int(5, 1, 100),
+      LockoutMinutes: int(30, 1, 10_080),
+      /** Password-login throttle (fixed one-minute windows, shared across nodes). */
+      ThrottlePerAccountAndIp: int(5, 1, 10_000),
+      ThrottlePerIp: int(30, 1, 100_000),
+      /** Passwords that force a change at login (besides the configured seed password). */
+      DefaultPasswords: stringList(['SuperAdmin@123', 'Portcullis@123', 'Admin@123', 'Password@123']),
+      /** Days a password stays valid (0 = no expiry). */
+      PasswordExpiryDays: int(0, 0, 3650),
+      /** Methods offered by LoginConfig (the UI shows only these). */
+      LoginMethods: stringList(['password']),
+      /** Issuer shown by authenticator apps. */
+      TotpIssuer: z.string().default('Portcullis'),
+      /** Failed unlocks that end a locked session. */
+      UnlockMaxAttempts: int(5, 1, 100),
     }),
     Seed: section({
       AdminEmail: z.string().default('admin@portcullis.local'),

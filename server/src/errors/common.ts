@@ -50,6 +50,11 @@ export const commonErrors = defineErrors('common', {
     status: 409,
     text: { 'zh-CN': '数据已被他人修改，请刷新后重试。', 'zh-TW': '資料已被他人修改，請重新整理後重試。', 'en-US': 'The record was changed by someone else; reload and try again.', 'ja-JP': 'データは他のユーザーによって変更されました。再読み込みしてやり直してください。', 'ko-KR': '다른 사용자가 데이터를 변경했습니다. 새로 고친 후 다시 시도하세요.', 'de-DE': 'Der Datensatz wurde zwischenzeitlich geändert; bitte neu laden und erneut versuchen.', 'hi-IN': 'रिकॉर्ड किसी और ने बदल दिया है; पुनः लोड करके फिर प्रयास करें।' },
   },
+  THIRD_PARTY: {
+    status: 502,
+    code: 14000,
+    text: { 'zh-CN': '外部服务调用失败（如邮件或短信），请稍后重试。', 'zh-TW': '外部服務呼叫失敗（如電子郵件或簡訊），請稍後重試。', 'en-US': 'An external service (such as mail or SMS) failed; please try again later.', 'ja-JP': '外部サービス（メールや SMS など）でエラーが発生しました。しばらくしてから再試行してください。', 'ko-KR': '외부 서비스(이메일, SMS 등) 호출에 실패했습니다. 잠시 후 다시 시도하세요.', 'de-DE': 'Ein externer Dienst (etwa E-Mail oder SMS) ist fehlgeschlagen; bitte versuchen Sie es später erneut.', 'hi-IN': 'एक बाहरी सेवा (जैसे ई-मेल या एसएमएस) विफल रही; कृपया बाद में पुनः प्रयास करें।' },
+  },
   DATABASE: {
     status: 500,
     code: 13000,

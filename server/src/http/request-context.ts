@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps, HostDeps } from '../app-deps.js';
 import type { Culture } from '../config/schema.js';
 import type { RequestContext } from '../rpc/context.js';
 import { resolveTimeZone } from './datetime.js';
@@ -50,7 +50,7 @@ function readHeader(c: Context<HonoEnv>, raw: RawHeaders | undefined, name: stri
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
-export function resolveRequestInfo(c: Context<HonoEnv>, deps: AppDeps): RequestInfo {
+export function resolveRequestInfo(c: Context<HonoEnv>, deps: HostDeps): RequestInfo {
   const { config } = deps;
   const raw = c.env?.incoming?.headers;
   const header = (name: string) => readHeader(c, raw, name);

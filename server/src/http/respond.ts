@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppDeps } from '../app-deps.js';
+import type { HostDeps } from '../app-deps.js';
 import { errorToEnvelope } from '../errors/to-envelope.js';
 import { codeMessage } from '../i18n/code-messages.js';
 import { buildEnvelope } from './envelope.js';
@@ -23,7 +23,7 @@ function respond(body: string, status: number, traceId: string, extra?: Record<s
 }
 
 /** Writes a success envelope around `data`, serialized by the shared conventions. */
-export function respondSuccess(c: Context<HonoEnv>, deps: AppDeps, data: unknown, code = 200, headers?: Record<string, string>): Response {
+export function respondSuccess(c: Context<HonoEnv>, deps: HostDeps, data: unknown, code = 200, headers?: Record<string, string>): Response {
   const info = c.get('info');
   const envelope = buildEnvelope(code, codeMessage(info.culture, code), toWire(data, { timeZone: info.timeZone }), info.traceId, deps.clock.now());
   return respond(JSON.stringify(envelope), code, info.traceId, undefined, headers);
@@ -45,7 +45,7 @@ function isTrpcPath(path: string): boolean {
  * /trpc call refused by the host (maintenance, body limit) the envelope is wrapped in tRPC's
  * error shape, so the typed client reports it like any other error.
  */
-export function respondError(c: Context<HonoEnv>, deps: AppDeps, error: unknown, extraHeaders?: Record<string, string>): Response {
+export function respondError(c: Context<HonoEnv>, deps: HostDeps, error: unknown, extraHeaders?: Record<string, string>): Response {
   const info = c.get('info');
   const result = errorToEnvelope(error, { culture: info.culture, traceId: info.traceId, deps });
   if (result.unexpected) {

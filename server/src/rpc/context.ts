@@ -1,5 +1,6 @@
 import type { Culture } from '../config/schema.js';
 import type { AppDeps } from '../app-deps.js';
+import type { AuthContext } from '../modules/auth/session-gate.js';
 
 /** What every procedure sees about the request it serves. */
 export interface RequestContext {
@@ -14,4 +15,6 @@ export interface RequestContext {
   transport: 'rest' | 'trpc';
   /** Headers a procedure wants on its response (Token-Expired, Retry-After, ...); lower-case names. */
   responseHeaders: Record<string, string>;
+  /** Set by the gate on authenticated procedures. */
+  auth?: AuthContext;
 }

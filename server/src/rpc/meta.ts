@@ -19,8 +19,11 @@ export interface RouteMeta {
   auth?: 'anonymous' | 'user';
   /** Permission code the caller's authorization snapshot must contain. */
   permission?: string;
-  /** Reachable while the session is locked (unlock, logout, refresh, password change). */
-  allowWhileLocked?: boolean;
+  /**
+   * Reachable while the session is locked: `true` under any lock (unlock, lock, logout), or only
+   * under the named lock (password change under PasswordChangeRequired).
+   */
+  allowWhileLocked?: true | 'ScreenLock' | 'PasswordChangeRequired';
   /** Envelope code of a success (201 for creations that say so). */
   successCode?: 200 | 201 | 202;
   summary?: string;

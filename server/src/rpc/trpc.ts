@@ -3,6 +3,10 @@ import { errorToEnvelope } from '../errors/to-envelope.js';
 import { toWire } from '../http/serialize.js';
 import type { RequestContext } from './context.js';
 import { TRPC_ONLY } from './execute.js';
+import { authenticateToken, bearerToken, enforceLock, requirePermission } from '../modules/auth/session-gate.js';
+
+/** Marks the guard middleware, so the route table can prove every non-anonymous procedure has it. */
+export const GUARD = Symbol('guard');
 import type { RouteMeta } from './meta.js';
 
 /**
@@ -49,5 +53,21 @@ export const mergeRouters = t.mergeRouters;
 export const publicProcedure = t.procedure.use(wireOutput).meta({ auth: 'anonymous' });
 /** The undecorated base that the authentication layer builds its procedures on. */
 export const baseProcedure = t.procedure.use(wireOutput);
+
+/**
+ * The gate of every non-anonymous procedure: authentication, the session lock, and the
+ * permission code named in meta, read from the authorization snapshot at request time.
+ */
+const guard = t.middleware(async ({ ctx, meta, next }) => {
+  const auth = await authenticateToken(ctx, bearerToken(ctx.headers));
+  enforceLock(auth, meta);
+  if (meta?.permission) await requirePermission(ctx, auth, meta.permission);
+  return next({ ctx: { auth } });
+});
+// Marked so the route table can prove every non-anonymous procedure passes through it.
+for (const fn of (guard as unknown as { _middlewares: object[] })._middlewares) Object.assign(fn, { [GUARD]: true });
+
+/** Requires a valid session (and, with `meta({ permission })`, that permission). */
+export const authedProcedure = baseProcedure.meta({ auth: 'user' }).use(guard);
 
 export { TRPCError };

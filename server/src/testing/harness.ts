@@ -1,5 +1,8 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { inject } from 'vitest';
@@ -40,15 +43,17 @@ export interface TestBackends {
 export async function testBackends(): Promise<TestBackends> {
   const url = process.env.DATABASE_URL;
   const redis = process.env.REDIS_URL;
-  const config: Record<string, any> = {};
-  let release = async () => {};
+  // A data directory of its own: outbox files (the mail a test reads) and nothing else.
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'portcullis-data-'));
+  const config: Record<string, any> = { App: { DataDir: dataDir } };
+  let releaseDatabase = async () => {};
   if (url) {
     const schema = `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
     const admin = postgres(url, { max: 1, onnotice: () => {} });
     await admin.unsafe(`CREATE SCHEMA ${schema}`);
     await admin.end();
     config.Database = { Url: url, Schema: schema, MaxConnections: 4 };
-    release = async () => {
+    releaseDatabase = async () => {
       const cleanup = postgres(url, { max: 1, onnotice: () => {} });
       await cleanup.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await cleanup.end();
@@ -57,6 +62,10 @@ export async function testBackends(): Promise<TestBackends> {
     config.Database = { InMemory: true, SnapshotFile: inject('pgliteSnapshot') };
   }
   if (redis) config.Redis = { Url: redis, KeyPrefix: `test:${randomUUID()}:` };
+  const release = async () => {
+    await releaseDatabase();
+    await rm(dataDir, { recursive: true, force: true });
+  };
   return { config, release };
 }
 

@@ -1,0 +1,19 @@
+/** One message to a person: an e-mail or an SMS. */
+export interface OutgoingMessage {
+  channel: 'email' | 'sms';
+  to: string;
+  /** What the message is for (login-code, two-factor-code, reset-link, security-alert, ...). */
+  kind: string;
+  subject?: string;
+  text: string;
+  html?: string;
+}
+
+/**
+ * Delivers messages. Implementations: the outbox (files, development and tests), SMTP and an
+ * SMS provider (issue 5). A failure rejects; callers must not leave a code usable that was
+ * never sent.
+ */
+export interface MessageTransport {
+  send(message: OutgoingMessage): Promise<void>;
+}

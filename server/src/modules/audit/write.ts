@@ -1,0 +1,38 @@
+import { auditEntries } from '../../../../db/schema/index.js';
+import type { Executor } from '../../infra/db/client.js';
+import type { IdGenerator } from '../../infra/ids.js';
+
+/** Security-relevant actions recorded as audit entries (SPEC "Events"). */
+export type AuditAction =
+  | 'TokenRefreshed' | 'PasswordChanged' | 'PasswordReset' | 'MfaBound' | 'MfaUnbound' | 'TenantSwitched'
+  | 'SessionRevoked' | 'RefreshTokenReuse' | 'ImpersonationStarted' | 'ImpersonationEnded' | 'ApiCredentialCreated'
+  | 'ApiCredentialRotated' | 'ApiCredentialDeleted' | 'UserCreated' | 'UserDeleted' | 'UserStatusChanged' | 'PasswordResetByAdmin';
+
+export interface AuditEntry {
+  action: AuditAction;
+  tenantId: bigint;
+  userId?: bigint | null;
+  actorUserId?: bigint | null;
+  targetType?: string;
+  targetId?: string;
+  detail?: Record<string, unknown>;
+  ip?: string;
+  traceId?: string;
+  at: Date;
+}
+
+export async function writeAudit(db: Executor, ids: IdGenerator, entry: AuditEntry): Promise<void> {
+  await db.insert(auditEntries).values({
+    id: ids.next(),
+    tenantId: entry.tenantId,
+    userId: entry.userId ?? null,
+    actorUserId: entry.actorUserId ?? entry.userId ?? null,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    detail: entry.detail,
+    ipAddress: entry.ip,
+    traceId: entry.traceId,
+    createdTime: entry.at,
+  });
+}

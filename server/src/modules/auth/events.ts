@@ -1,0 +1,25 @@
+import type { LoginResultName } from './login-log.js';
+
+/** Where an authentication event came from: the request facts a login log row keeps. */
+export interface RequestFacts {
+  ip: string;
+  userAgent: string;
+  traceId: string;
+  deviceFingerprint: string | null;
+}
+
+/** Domain events of authentication and sessions (SPEC "Events"). */
+export interface AuthEvents {
+  /** A successful login (any method). */
+  AuthLoginSucceeded: { userId: bigint; userName: string; tenantId: bigint; sessionId: bigint; method: string; request: RequestFacts };
+  /** Any failed login or authentication attempt, including a failed second factor. */
+  AuthLoginFailed: { userId: bigint | null; userName: string; tenantId: bigint; method: string; result: LoginResultName; message: string; request: RequestFacts };
+  /** A second factor is now required (first stage of a login). */
+  AuthTwoFactorRequired: { userId: bigint; userName: string; tenantId: bigint; method: string; request: RequestFacts };
+  AuthLogout: { userId: bigint; userName: string; tenantId: bigint; sessionId: bigint; request: RequestFacts };
+  TokenRefreshed: { userId: bigint; userName: string; tenantId: bigint; sessionId: bigint; request: RequestFacts };
+  TenantSwitched: { userId: bigint; userName: string; fromTenantId: bigint; toTenantId: bigint; sessionId: bigint; request: RequestFacts };
+  /** Sessions ended by someone other than their own logout: online connections are told. */
+  SessionsRevoked: { userId: bigint; sessionIds: bigint[] | null; reason: string };
+  PasswordChanged: { userId: bigint; userName: string; tenantId: bigint; request: RequestFacts };
+}

@@ -1,0 +1,216 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { users, userSecurity } from '../../../../db/schema/index.js';
+import type { AppDeps } from '../../app-deps.js';
+import { appError } from '../../errors/app-error.js';
+import type { RequestContext } from '../../rpc/context.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../infra/password.js';
+import { hitRateLimit } from '../../stores/rate-limit.js';
+import { notifySecurity } from '../notifications/notify.js';
+import { authErrors } from './errors.js';
+import type { RequestFacts } from './events.js';
+import { availableTenants, landingTenant } from './landing.js';
+import type { LoginRequest, LoginResponse } from './schemas.js';
+import type { LoginResultName } from './login-log.js';
+import { availableMethods, createTwoFactor, normalizeLoginName, type TwoFactorAccount, type TwoFactorMethodName } from './two-factor.js';
+
+/** An account as login sees it: the user row joined with its security row. */
+export type LoginAccount = Awaited<ReturnType<typeof findAccount>>;
+
+/**
+ * Locates an account platform-wide: by e-mail (unique, case-insensitive) when the name holds an
+ * `@`, otherwise by user name among platform accounts (tenant 0).
+ */
+export async function findAccount(deps: Pick<AppDeps, 'db'>, loginName: string) {
+  const byEmail = loginName.includes('@');
+  const [row] = await deps.db
+    .select({ user: users, security: userSecurity })
+    .from(users)
+    .innerJoin(userSecurity, eq(userSecurity.userId, users.id))
+    .where(
+      and(
+        eq(users.isDeleted, false),
+        byEmail ? sql`lower(${users.email}) = ${loginName}` : and(eq(users.tenantId, 0n), sql`lower(${users.userName}) = ${loginName}`),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export function requestFacts(ctx: RequestContext, deviceId?: string | null): RequestFacts {
+  return { ip: ctx.ip, userAgent: ctx.userAgent, traceId: ctx.traceId, deviceFingerprint: deviceId ?? null };
+}
+
+export function twoFactorAccount(account: NonNullable<LoginAccount>): TwoFactorAccount {
+  const { user, security } = account;
+  return {
+    userId: user.id,
+    twoFactorMethod: security.twoFactorMethod,
+    twoFactorSecret: security.twoFactorSecret,
+    lastTotpStep: security.lastTotpStep,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    phone: user.phone,
+    phoneVerified: user.phoneVerified,
+  };
+}
+
+export function createLoginService(deps: AppDeps) {
+  const { db, clock, config, events, store } = deps;
+  const auth = config.Saas.Auth;
+  const twoFactor = createTwoFactor(deps);
+
+  /**
+   * Counts a failure atomically (exact under concurrency) and locks the account at the
+   * threshold. A lockout that has run out starts the count again.
+   */
+  async function recordFailure(userId: bigint): Promise<void> {
+    const now = clock.now();
+    // Instants go in as ISO text with a cast: inside raw SQL no column tells the driver their type.
+    const lockUntil = new Date(now.getTime() + auth.LockoutMinutes * 60_000).toISOString();
+    const expired = sql`(${userSecurity.lockoutEndTime} is not null and ${userSecurity.lockoutEndTime} <= ${now.toISOString()}::timestamptz)`;
+    const next = sql`case when ${expired} then 1 else ${userSecurity.failedLoginAttempts} + 1 end`;
+    await db
+      .update(userSecurity)
+      .set({
+        failedLoginAttempts: next,
+        lastFailedLoginTime: now,
+        lockoutEndTime: sql`case when ${next} >= ${auth.LockoutThreshold} then ${lockUntil}::timestamptz when ${expired} then null else ${userSecurity.lockoutEndTime} end`,
+      })
+      .where(eq(userSecurity.userId, userId));
+  }
+
+  async function fail(result: LoginResultName, message: string, facts: RequestFacts, loginName: string, account?: LoginAccount): Promise<void> {
+    await events.publish('AuthLoginFailed', { userId: account?.user.id ?? null, userName: loginName, tenantId: account?.user.tenantId ?? 0n, method: 'password', result, message, request: facts });
+  }
+
+  async function throttle(loginName: string, ip: string): Promise<void> {
+    const [perAccount, perIp] = await Promise.all([
+      hitRateLimit(store, `login:account-ip:${loginName}:${ip}`, auth.ThrottlePerAccountAndIp, 60_000),
+      hitRateLimit(store, `login:ip:${ip}`, auth.ThrottlePerIp, 60_000),
+    ]);
+    const blocked = [perAccount, perIp].filter((r) => !r.allowed);
+    if (blocked.length === 0) return;
+    const seconds = Math.max(...blocked.map((r) => r.retryAfterSeconds));
+    throw appError(authErrors.TOO_MANY_ATTEMPTS, { params: { seconds }, headers: { 'Retry-After': String(seconds) } });
+  }
+
+  function challenge(methods: TwoFactorMethodName[], method: TwoFactorMethodName | null, codeSent: boolean, ticket: string): LoginResponse {
+    return { requiresTwoFactor: true, availableTwoFactorMethods: methods, twoFactorMethod: method, codeSent, twoFactorTicket: ticket, token: null };
+  }
+
+  /** The second-factor stages; returns a challenge to answer, or undefined when passed. */
+  async function secondFactor(input: LoginRequest, account: NonNullable<LoginAccount>, loginName: string, facts: RequestFacts, ctx: RequestContext): Promise<LoginResponse | undefined> {
+    if (account.security.twoFactorMethod === 0) return undefined;
+    const tfa = twoFactorAccount(account);
+    const methods = availableMethods(tfa);
+    // Fail closed: a second factor is on but none can be used (e.g. the e-mail lost its verification).
+    if (methods.length === 0) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method: input.twoFactorMethod ?? '-' } });
+    const requested = input.twoFactorMethod && methods.includes(input.twoFactorMethod) ? input.twoFactorMethod : undefined;
+    if (!input.twoFactorTicket) {
+      const ticket = await twoFactor.issueTicket(account.user.id, loginName);
+      const method = requested ?? (methods.length === 1 ? methods[0]! : null);
+      if (method === 'email' || method === 'phone') await twoFactor.sendCode(tfa, method, ctx.culture);
+      await events.publish('AuthTwoFactorRequired', { userId: account.user.id, userName: loginName, tenantId: account.user.tenantId, method: 'password', request: facts });
+      return challenge(methods, method, method === 'email' || method === 'phone', ticket);
+    }
+    const method = input.twoFactorMethod ?? (methods.length === 1 ? methods[0] : undefined);
+    if (!method) throw appError(authErrors.TWO_FACTOR_METHOD_REQUIRED);
+    if (!methods.includes(method)) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method } });
+    if (!input.twoFactorCode) {
+      // The client switched method or asked again: a new code for e-mail and phone, same ticket.
+      if (method !== 'totp') await twoFactor.sendCode(tfa, method, ctx.culture);
+      return challenge(methods, method, method !== 'totp', input.twoFactorTicket);
+    }
+    if (!(await twoFactor.verify(tfa, method, input.twoFactorCode))) {
+      // Wrong codes count toward the lockout: a 6-digit code must not be guessable.
+      await recordFailure(account.user.id);
+      await fail('TwoFactorFailed', `Second factor (${method}) refused`, facts, loginName, account);
+      throw appError(authErrors.TWO_FACTOR_CODE_INVALID);
+    }
+    await twoFactor.consumeTicket(input.twoFactorTicket);
+    return undefined;
+  }
+
+  function isDefaultPassword(password: string): boolean {
+    return password === config.Saas.Seed.AdminPassword || auth.DefaultPasswords.includes(password);
+  }
+
+  return {
+    twoFactor,
+    recordFailure,
+
+    /** POST /api/Auth/Login: the whole flow of SPEC "Login flow". */
+    async login(input: LoginRequest | undefined, ctx: RequestContext): Promise<LoginResponse> {
+      // SPEC Errors rule 2: a missing body answers the two-factor-expired message.
+      if (!input) throw appError(authErrors.TWO_FACTOR_EXPIRED);
+      const loginName = normalizeLoginName(input.username);
+      const facts = requestFacts(ctx, input.deviceId);
+      await throttle(loginName, ctx.ip);
+
+      if (input.twoFactorTicket) {
+        // A ticket replaces the captcha, so it is checked before anything else: only a ticket
+        // issued for this very login name gets past here.
+        await twoFactor.checkTicket(input.twoFactorTicket, undefined, loginName);
+      } else if (auth.CaptchaEnabled) {
+        const ok = !!input.captchaId && !!input.captchaCode && (await deps.codes.consume('captcha', input.captchaId, input.captchaCode));
+        if (!ok) {
+          await fail('Failed', 'Captcha wrong or expired', facts, loginName);
+          throw appError(authErrors.CAPTCHA_INVALID);
+        }
+      }
+
+      const account = await findAccount(deps, loginName);
+      // Unknown accounts cost the same time as wrong passwords (a dummy verification).
+      const check = account ? await verifyPassword(account.security.passwordHash, input.password) : { ok: await verifyAgainstDummy(input.password), needsRehash: false };
+      if (!account || !check.ok) {
+        if (account) await recordFailure(account.user.id);
+        await fail('InvalidCredentials', 'Wrong user name or password', facts, loginName, account);
+        throw appError(authErrors.INVALID_CREDENTIALS);
+      }
+      const { user, security } = account;
+      const now = clock.now();
+      // With the right password only: a lockout tells nothing to someone who does not know it.
+      if (security.lockoutEndTime && security.lockoutEndTime > now) {
+        await fail('AccountLocked', 'Account locked', facts, loginName, account);
+        throw appError(authErrors.ACCOUNT_LOCKED, { params: { minutes: Math.ceil((security.lockoutEndTime.getTime() - now.getTime()) / 60_000) } });
+      }
+      if (!user.isActive) {
+        await fail('AccountDisabled', 'Account not activated', facts, loginName, account);
+        throw appError(authErrors.ACCOUNT_INACTIVE);
+      }
+      if (user.status !== 'Enabled') {
+        await fail('AccountDisabled', 'Account disabled', facts, loginName, account);
+        throw appError(authErrors.ACCOUNT_DISABLED);
+      }
+      if (security.passwordExpiresTime && security.passwordExpiresTime <= now) {
+        await fail('Failed', 'Password expired', facts, loginName, account);
+        throw appError(authErrors.PASSWORD_EXPIRED);
+      }
+      if (input.twoFactorTicket) await twoFactor.checkTicket(input.twoFactorTicket, user.id, loginName);
+      const pending = await secondFactor(input, account, loginName, facts, ctx);
+      if (pending) return pending;
+
+      const forceChange = security.mustChangePassword || isDefaultPassword(input.password);
+      await db
+        .update(userSecurity)
+        .set({ failedLoginAttempts: 0, lockoutEndTime: null, ...(check.needsRehash ? { passwordHash: await hashPassword(input.password) } : {}) })
+        .where(eq(userSecurity.userId, user.id));
+      await db.update(users).set({ lastLoginTime: now, lastLoginIp: ctx.ip }).where(eq(users.id, user.id));
+
+      const isSuperAdmin = (await deps.authz.get(user.id, 0n)).isSuperAdmin;
+      const tenantId = landingTenant(user.tenantId, isSuperAdmin, await availableTenants(db, user.id, isSuperAdmin, now));
+      const { sessionId, token } = await deps.sessions.create({
+        user: { userId: user.id, userName: user.userName, email: user.email, phone: user.phone, avatar: user.avatar, securityStamp: security.securityStamp, allowMultiLogin: security.allowMultiLogin, maxLoginDevices: security.maxLoginDevices },
+        tenantId,
+        method: 'password',
+        request: facts,
+        lockReason: forceChange ? 'PasswordChangeRequired' : undefined,
+      });
+      if (forceChange) await notifySecurity(deps, { userId: user.id, tenantId, culture: ctx.culture, kind: 'defaultPassword' });
+      await events.publish('AuthLoginSucceeded', { userId: user.id, userName: loginName, tenantId, sessionId, method: 'password', request: facts });
+      return { requiresTwoFactor: false, token };
+    },
+  };
+}
+
+export type LoginService = ReturnType<typeof createLoginService>;

@@ -1,0 +1,87 @@
+import { appError } from '../../errors/app-error.js';
+import type { RequestContext } from '../../rpc/context.js';
+import type { RouteMeta } from '../../rpc/meta.js';
+import { allows } from '../authz/snapshot.js';
+import { authErrors } from './errors.js';
+import { SessionStatus, type SessionState } from './session-state.js';
+import { asAccessClaims, type AccessClaims } from './tokens.js';
+
+/** Who is calling, established by the gate for every non-anonymous procedure. */
+export interface AuthContext {
+  userId: bigint;
+  sessionId: bigint;
+  /** The session's current context: 0 is the platform state. */
+  tenantId: bigint;
+  claims: AccessClaims;
+  state: SessionState;
+}
+
+/** The bearer token of a request: the Authorization header (or, for hubs, ?access_token=). */
+export function bearerToken(headers: Headers): string | undefined {
+  const header = headers.get('authorization');
+  if (!header) return undefined;
+  const space = header.indexOf(' ');
+  if (space < 0 || header.slice(0, space).toLowerCase() !== 'bearer') return undefined;
+  const token = header.slice(space + 1).trim();
+  return token || undefined;
+}
+
+/**
+ * Verifies the token, then checks through the session-state cache that the session is Active,
+ * not deleted and not past its absolute expiry, that the token's JTI is the session's current
+ * one, that the user's security stamp has not changed since login, that the user may still log
+ * in, and that the session's tenant is available. Throws the matching 401/403.
+ */
+export async function authenticateToken(ctx: RequestContext, token: string | undefined): Promise<AuthContext> {
+  const { deps } = ctx;
+  if (!token) throw appError(authErrors.UNAUTHENTICATED);
+  const verified = deps.tokens.verifyAccess(token);
+  if (!verified.ok) {
+    if (verified.reason === 'expired') {
+      // The original's signal for clients that refresh on it.
+      ctx.responseHeaders['token-expired'] = 'true';
+      throw appError(authErrors.TOKEN_EXPIRED, { headers: { 'Token-Expired': 'true' } });
+    }
+    throw appError(authErrors.TOKEN_INVALID);
+  }
+  const claims = asAccessClaims(verified.payload);
+  if (!claims) throw appError(authErrors.TOKEN_INVALID);
+  const sessionId = BigInt(claims.SessionId);
+  const state = await deps.sessionState.get(sessionId);
+  const now = deps.clock.nowMs();
+  if (!state || state.userId !== claims.UserId) throw appError(authErrors.LOGIN_EXPIRED);
+  if (state.status !== SessionStatus.Active || state.isDeleted || state.expirationMs <= now) throw appError(authErrors.LOGIN_EXPIRED);
+  if (state.sessionStamp !== state.userStamp || !state.userEnabled) throw appError(authErrors.LOGIN_EXPIRED);
+  if (state.jti !== claims.jti) throw appError(authErrors.TOKEN_INVALID);
+  if (state.tenantStatus !== null) {
+    const reason = state.tenantStatus !== 'Normal' ? state.tenantStatus : state.tenantExpirationMs !== null && state.tenantExpirationMs <= now ? 'Expired' : !state.tenantConfigured ? 'NotConfigured' : undefined;
+    if (reason) throw appError(authErrors.TENANT_UNAVAILABLE, { params: { reason } });
+  }
+  return { userId: BigInt(state.userId), sessionId, tenantId: BigInt(state.tenantId), claims, state };
+}
+
+/** The lock detail the original front end shows on its unlock screen. */
+export function lockDetail(state: SessionState) {
+  return { reason: state.lockReason ?? 'ScreenLock', displayName: state.displayName, avatarUrl: state.avatar };
+}
+
+/** 423 unless the procedure is reachable under this lock. */
+export function enforceLock(auth: AuthContext, meta: RouteMeta | undefined): void {
+  const { state } = auth;
+  if (!state.isLocked) return;
+  const allowed = meta?.allowWhileLocked;
+  if (allowed === true || (allowed !== undefined && allowed === state.lockReason)) return;
+  const def = state.lockReason === 'PasswordChangeRequired' ? authErrors.PASSWORD_CHANGE_REQUIRED : authErrors.SESSION_LOCKED;
+  throw appError(def, { detail: lockDetail(state) });
+}
+
+/** 403 when the snapshot lacks the code or the tenant's edition excludes it. */
+export async function requirePermission(ctx: RequestContext, auth: AuthContext, code: string): Promise<void> {
+  // The super-administrator's token carries `*`: a fast path without the snapshot (SPEC rule 3),
+  // except inside a tenant, where the edition whitelist still applies.
+  if (auth.claims.permission === '*' && auth.tenantId === 0n) return;
+  const snapshot = await ctx.deps.authz.get(auth.userId, auth.tenantId);
+  if (allows(snapshot, code)) return;
+  const granted = snapshot.permissions.includes('*') || snapshot.permissions.includes(code.toLowerCase());
+  throw appError(granted ? authErrors.EDITION_FORBIDS : authErrors.PERMISSION_DENIED, { params: { permission: code } });
+}

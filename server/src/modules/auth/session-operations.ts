@@ -1,0 +1,129 @@
+import { and, eq } from 'drizzle-orm';
+import { tenants, users, userSecurity } from '../../../../db/schema/index.js';
+import type { AppDeps } from '../../app-deps.js';
+import { appError } from '../../errors/app-error.js';
+import { hashPassword, verifyPassword } from '../../infra/password.js';
+import type { RequestContext } from '../../rpc/context.js';
+import { authErrors } from './errors.js';
+import { availableTenants, tenantAvailability } from './landing.js';
+import { requestFacts } from './login-service.js';
+import type { AuthContext } from './session-gate.js';
+import { asAccessClaims, hashRefreshToken, type LoginToken } from './tokens.js';
+
+/** The token subject of a user, read fresh (names and contacts may have changed since login). */
+async function subjectOf(deps: Pick<AppDeps, 'db'>, userId: bigint) {
+  const [row] = await deps.db
+    .select({ user: users, stamp: userSecurity.securityStamp })
+    .from(users)
+    .innerJoin(userSecurity, eq(userSecurity.userId, users.id))
+    .where(eq(users.id, userId));
+  if (!row) return undefined;
+  const { user } = row;
+  return {
+    subject: { userId: user.id, userName: user.userName, email: user.email, phone: user.phone, avatar: user.avatar },
+    stamp: row.stamp,
+    usable: user.status === 'Enabled' && user.isActive && !user.isDeleted,
+    homeTenantId: user.tenantId,
+  };
+}
+
+export function createSessionOperations(deps: AppDeps) {
+  const { db, sessions, events, clock, config } = deps;
+
+  return {
+    /**
+     * POST /api/Auth/RefreshToken. Anonymous: the old access token may have expired, but it
+     * must be genuine (our signature) and of the session the refresh token belongs to. Any
+     * failure answers 401 login-expired; a reused refresh token also ends the session.
+     */
+    async refresh(accessToken: string, refreshToken: string, ctx: RequestContext): Promise<LoginToken> {
+      const verified = deps.tokens.verifyAccess(accessToken, true);
+      const claims = verified.ok ? asAccessClaims(verified.payload) : undefined;
+      if (!claims) throw appError(authErrors.LOGIN_EXPIRED);
+      const userId = BigInt(claims.UserId);
+      const sessionId = BigInt(claims.SessionId);
+      const facts = requestFacts(ctx, claims.DeviceFingerprint ?? null);
+      const account = await subjectOf(deps, userId);
+      const state = await deps.sessionState.get(sessionId);
+      const failed = async (message: string) => {
+        await events.publish('AuthLoginFailed', { userId, userName: claims.UserName, tenantId: BigInt(state?.tenantId ?? 0), method: 'refresh', result: 'Failed', message, request: facts });
+        return appError(authErrors.LOGIN_EXPIRED);
+      };
+      if (!account || !account.usable || !state || state.sessionStamp !== account.stamp) throw await failed('Session no longer valid');
+      const result = await sessions.refresh(sessionId, hashRefreshToken(refreshToken), account.subject, claims.DeviceFingerprint ?? null);
+      if (result === 'reused') throw await failed('Refresh token reused: session revoked');
+      if (result === 'invalid') throw await failed('Refresh token invalid or expired');
+      await events.publish('TokenRefreshed', { userId, userName: claims.UserName, tenantId: BigInt(state.tenantId), sessionId, request: facts });
+      return result;
+    },
+
+    /** POST /api/Auth/Logout: the session and its tokens end (logout event). */
+    async logout(auth: AuthContext, ctx: RequestContext): Promise<void> {
+      await db.transaction((tx) => sessions.revoke(tx, auth.userId, [auth.sessionId], 'Logout'));
+      await events.publish('AuthLogout', { userId: auth.userId, userName: auth.state.userName, tenantId: auth.tenantId, sessionId: auth.sessionId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
+    },
+
+    /** POST /api/Auth/LockSession: locks with a lock password chosen now (4 to 64 characters). */
+    async lock(auth: AuthContext, password: string): Promise<void> {
+      // A forced password change is a stronger lock; a screen lock must not replace it.
+      if (auth.state.lockReason === 'PasswordChangeRequired') return;
+      await sessions.setLock(auth.sessionId, { reason: 'ScreenLock', passwordHash: await hashPassword(password) });
+    },
+
+    /**
+     * POST /api/Auth/UnlockSession: the lock password (or the account password, for who forgot
+     * it) unlocks; after UnlockMaxAttempts failures the session ends.
+     */
+    async unlock(auth: AuthContext, password: string): Promise<void> {
+      const { state } = auth;
+      if (!state.isLocked) return;
+      if (state.lockReason === 'PasswordChangeRequired') throw appError(authErrors.UNLOCK_NOT_SUPPORTED);
+      const lockHash = await sessions.lockPasswordHash(auth.sessionId);
+      const [security] = await db.select({ hash: userSecurity.passwordHash }).from(userSecurity).where(eq(userSecurity.userId, auth.userId));
+      const ok = (lockHash !== null && (await verifyPassword(lockHash, password)).ok) || (security !== undefined && (await verifyPassword(security.hash, password)).ok);
+      if (ok) return sessions.setLock(auth.sessionId, null);
+      const failures = await sessions.failUnlock(auth.sessionId);
+      const max = config.Saas.Auth.UnlockMaxAttempts;
+      if (failures >= max) {
+        await db.transaction((tx) => sessions.revoke(tx, auth.userId, [auth.sessionId], 'Too many failed unlocks'));
+        throw appError(authErrors.UNLOCK_EXHAUSTED);
+      }
+      await deps.sessionState.invalidateSession(auth.sessionId);
+      throw appError(authErrors.UNLOCK_FAILED, { params: { remaining: max - failures } });
+    },
+
+    /**
+     * POST /api/Auth/SwitchTenant: null or 0 selects the platform state; a tenant needs an
+     * available membership (the super-administrator may enter any available tenant). The
+     * session moves (no new session) and gets a new token pair with a new JTI.
+     */
+    async switchTenant(auth: AuthContext, target: bigint, ctx: RequestContext): Promise<LoginToken> {
+      const now = clock.now();
+      if (target !== 0n) {
+        const [tenant] = await db.select().from(tenants).where(and(eq(tenants.id, target), eq(tenants.isDeleted, false)));
+        if (!tenant) throw appError(authErrors.TENANT_NOT_FOUND);
+        const unavailable = tenantAvailability(tenant, now);
+        if (unavailable) throw appError(authErrors.TENANT_UNAVAILABLE, { params: { reason: unavailable } });
+        const isSuperAdmin = (await deps.authz.get(auth.userId, 0n)).isSuperAdmin;
+        const allowed = await availableTenants(db, auth.userId, isSuperAdmin, now);
+        if (!allowed.some((t) => t.tenantId === target)) throw appError(authErrors.TENANT_NOT_MEMBER);
+      }
+      const account = await subjectOf(deps, auth.userId);
+      if (!account) throw appError(authErrors.LOGIN_EXPIRED);
+      const token = await sessions.moveToContext(auth.sessionId, account.subject, target, auth.claims.DeviceFingerprint ?? null);
+      await events.publish('TenantSwitched', { userId: auth.userId, userName: auth.state.userName, fromTenantId: auth.tenantId, toTenantId: target, sessionId: auth.sessionId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
+      return token;
+    },
+  };
+}
+
+export type SessionOperations = ReturnType<typeof createSessionOperations>;
+
+/** Parses the SwitchTenant target: null, 0 or "0" is the platform state; otherwise a positive id. */
+export function parseTenantTarget(value: string | number | null | undefined): bigint | undefined {
+  if (value === null || value === undefined) return 0n;
+  const text = String(value).trim();
+  if (!/^\d{1,19}$/.test(text)) return undefined;
+  return BigInt(text);
+}
+

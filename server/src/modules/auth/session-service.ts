@@ -1,0 +1,195 @@
+import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { refreshTokens, userSessions } from '../../../../db/schema/index.js';
+import type { AppDeps } from '../../app-deps.js';
+import type { Executor } from '../../infra/db/client.js';
+import type { RequestFacts } from './events.js';
+import { parseUserAgent } from './user-agent.js';
+import { SessionStatus, type LockReason } from './session-state.js';
+import type { LoginToken, TokenSubject } from './tokens.js';
+
+/** The account facts a new session needs. */
+export interface SessionUser extends TokenSubject {
+  securityStamp: string;
+  allowMultiLogin: boolean;
+  maxLoginDevices: number;
+}
+
+export interface CreateSessionOptions {
+  user: SessionUser;
+  tenantId: bigint;
+  method: string;
+  request: RequestFacts;
+  lockReason?: LockReason;
+  /** Set for impersonation sessions (short, not refreshable). */
+  impersonatorUserId?: bigint;
+  lifetimeMs?: number;
+}
+
+type SessionDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'tokens' | 'authz' | 'sessionState' | 'events'>;
+
+/**
+ * Sessions: one per login per device. Creating one applies the device policies; tokens are
+ * issued against it; revoking one (or all of a user's) ends its tokens on every node at once.
+ */
+export function createSessionService(deps: SessionDeps) {
+  const { db, ids, clock, tokens } = deps;
+
+  /** Revokes sessions and their refresh tokens; connected clients are told (ForceLogout). */
+  async function revoke(tx: Executor, userId: bigint, sessionIds: bigint[], reason: string, notify = true): Promise<void> {
+    if (sessionIds.length === 0) return;
+    const now = clock.now();
+    await tx
+      .update(userSessions)
+      .set({ status: SessionStatus.Revoked, revokedTime: now, revokedReason: reason.slice(0, 128) })
+      .where(and(inArray(userSessions.id, sessionIds), eq(userSessions.status, SessionStatus.Active)));
+    await tx.update(refreshTokens).set({ usedTime: now }).where(and(inArray(refreshTokens.sessionId, sessionIds), isNull(refreshTokens.usedTime)));
+    await Promise.all(sessionIds.map((id) => deps.sessionState.invalidateSession(id)));
+    if (notify) await deps.events.publish('SessionsRevoked', { userId, sessionIds, reason });
+  }
+
+  /** Active sessions of a user other than `except`, oldest first. */
+  async function activeSessions(tx: Executor, userId: bigint, except?: bigint) {
+    return tx
+      .select({ id: userSessions.id, device: userSessions.deviceFingerprint })
+      .from(userSessions)
+      .where(and(eq(userSessions.userId, userId), eq(userSessions.status, SessionStatus.Active), eq(userSessions.isDeleted, false), except ? ne(userSessions.id, except) : undefined))
+      .orderBy(asc(userSessions.loginTime), asc(userSessions.id));
+  }
+
+  /** Issues an access token for a session in a context, with the roles of that context. */
+  async function accessFor(user: TokenSubject, sessionId: bigint, tenantId: bigint, device: string | null) {
+    const snapshot = await deps.authz.get(user.userId, tenantId);
+    return tokens.issueAccess({ subject: user, sessionId, tenantId, deviceFingerprint: device, roles: snapshot.roles, isSuperAdmin: snapshot.isSuperAdmin });
+  }
+
+  async function newRefreshToken(tx: Executor, sessionId: bigint, sessionExpires: Date): Promise<string> {
+    const now = clock.now();
+    const { token, hash } = tokens.newRefreshToken();
+    const expires = new Date(Math.min(now.getTime() + tokens.refreshLifetimeMs, sessionExpires.getTime()));
+    await tx.insert(refreshTokens).values({ id: ids.next(), sessionId, tokenHash: hash, issuedTime: now, expiresTime: expires });
+    return token;
+  }
+
+  return {
+    revoke,
+    activeSessions,
+
+    /** Starts a session and returns its LoginToken (no refresh token for impersonation). */
+    async create(options: CreateSessionOptions): Promise<{ sessionId: bigint; token: LoginToken }> {
+      const { user, request } = options;
+      const now = clock.now();
+      const sessionId = ids.next();
+      const expiration = new Date(now.getTime() + (options.lifetimeMs ?? tokens.refreshLifetimeMs));
+      const ua = parseUserAgent(request.userAgent);
+      const access = await accessFor(user, sessionId, options.tenantId, request.deviceFingerprint);
+      const refresh = await db.transaction(async (tx) => {
+        // Device policies, applied before the new session exists so they never evict it.
+        const others = options.impersonatorUserId ? [] : await activeSessions(tx, user.userId);
+        const ends = new Set<bigint>();
+        if (request.deviceFingerprint) for (const s of others) if (s.device === request.deviceFingerprint) ends.add(s.id);
+        if (!user.allowMultiLogin) for (const s of others) ends.add(s.id);
+        if (user.maxLoginDevices > 0) {
+          const remaining = others.filter((s) => !ends.has(s.id));
+          for (const s of remaining.slice(0, Math.max(0, remaining.length - (user.maxLoginDevices - 1)))) ends.add(s.id);
+        }
+        await revoke(tx, user.userId, [...ends], request.deviceFingerprint && others.some((s) => s.device === request.deviceFingerprint) ? 'Signed in again on the same device' : 'Signed in on another device');
+        await tx.insert(userSessions).values({
+          id: sessionId,
+          userId: user.userId,
+          tenantId: options.tenantId,
+          currentAccessTokenJti: access.jti,
+          securityStamp: user.securityStamp,
+          deviceType: ua.deviceType,
+          deviceName: ua.deviceName.slice(0, 128),
+          deviceFingerprint: request.deviceFingerprint,
+          browser: ua.browser.slice(0, 64),
+          operatingSystem: ua.os.slice(0, 64),
+          ipAddress: request.ip,
+          loginMethod: options.method,
+          loginTime: now,
+          lastActivityTime: now,
+          expirationTime: expiration,
+          isLocked: options.lockReason !== undefined,
+          lockReason: options.lockReason,
+          impersonatorUserId: options.impersonatorUserId,
+        });
+        return options.impersonatorUserId ? '' : newRefreshToken(tx, sessionId, expiration);
+      });
+      return { sessionId, token: tokens.loginToken(access, refresh) };
+    },
+
+    /**
+     * Exchanges a refresh token for a new pair. The token is claimed by a conditional update,
+     * so of concurrent refreshes exactly one wins; presenting a token already used (or replaced)
+     * is treated as theft and ends the session.
+     */
+    async refresh(sessionId: bigint, refreshHash: string, user: TokenSubject, device: string | null): Promise<LoginToken | 'invalid' | 'reused'> {
+      const now = clock.now();
+      const outcome = await db.transaction(async (tx) => {
+        const [claimed] = await tx
+          .update(refreshTokens)
+          .set({ usedTime: now })
+          .where(and(eq(refreshTokens.tokenHash, refreshHash), eq(refreshTokens.sessionId, sessionId), isNull(refreshTokens.usedTime), gt(refreshTokens.expiresTime, now)))
+          .returning({ id: refreshTokens.id });
+        if (!claimed) {
+          const [known] = await tx.select({ usedTime: refreshTokens.usedTime }).from(refreshTokens).where(and(eq(refreshTokens.tokenHash, refreshHash), eq(refreshTokens.sessionId, sessionId)));
+          return known?.usedTime ? ('reused' as const) : ('invalid' as const);
+        }
+        const [session] = await tx.select().from(userSessions).where(eq(userSessions.id, sessionId)).for('update');
+        if (!session || session.status !== SessionStatus.Active || session.isDeleted || session.expirationTime <= now || session.impersonatorUserId) return 'invalid' as const;
+        const access = await accessFor(user, sessionId, session.tenantId, device);
+        await tx.update(userSessions).set({ currentAccessTokenJti: access.jti, lastActivityTime: now }).where(eq(userSessions.id, sessionId));
+        return { access, refresh: await newRefreshToken(tx, sessionId, session.expirationTime) };
+      });
+      if (outcome === 'reused') {
+        await db.transaction((tx) => revoke(tx, user.userId, [sessionId], 'Refresh token reused'));
+        return 'reused';
+      }
+      if (outcome === 'invalid') return 'invalid';
+      await deps.sessionState.invalidateSession(sessionId);
+      return tokens.loginToken(outcome.access, outcome.refresh);
+    },
+
+    /** Moves a session to another context with a new token pair (SPEC "Tenant switch"). */
+    async moveToContext(sessionId: bigint, user: TokenSubject, tenantId: bigint, device: string | null): Promise<LoginToken> {
+      const access = await accessFor(user, sessionId, tenantId, device);
+      const refresh = await db.transaction(async (tx) => {
+        const [session] = await tx
+          .update(userSessions)
+          .set({ tenantId, currentAccessTokenJti: access.jti, lastActivityTime: clock.now() })
+          .where(eq(userSessions.id, sessionId))
+          .returning({ expirationTime: userSessions.expirationTime });
+        // The old pair belongs to the old context; its refresh token is spent.
+        await tx.update(refreshTokens).set({ usedTime: clock.now() }).where(and(eq(refreshTokens.sessionId, sessionId), isNull(refreshTokens.usedTime)));
+        return newRefreshToken(tx, sessionId, session!.expirationTime);
+      });
+      await deps.sessionState.invalidateSession(sessionId);
+      return tokens.loginToken(access, refresh);
+    },
+
+    async setLock(sessionId: bigint, lock: { reason: LockReason; passwordHash: string | null } | null): Promise<void> {
+      await db
+        .update(userSessions)
+        .set(lock ? { isLocked: true, lockReason: lock.reason, lockPasswordHash: lock.passwordHash, unlockFailedAttempts: 0 } : { isLocked: false, lockReason: null, lockPasswordHash: null, unlockFailedAttempts: 0 })
+        .where(eq(userSessions.id, sessionId));
+      await deps.sessionState.invalidateSession(sessionId);
+    },
+
+    /** Counts a failed unlock atomically; returns the count after it. */
+    async failUnlock(sessionId: bigint): Promise<number> {
+      const [row] = await db
+        .update(userSessions)
+        .set({ unlockFailedAttempts: sql`${userSessions.unlockFailedAttempts} + 1` })
+        .where(eq(userSessions.id, sessionId))
+        .returning({ n: userSessions.unlockFailedAttempts });
+      return row?.n ?? 0;
+    },
+
+    async lockPasswordHash(sessionId: bigint): Promise<string | null> {
+      const [row] = await db.select({ hash: userSessions.lockPasswordHash }).from(userSessions).where(eq(userSessions.id, sessionId));
+      return row?.hash ?? null;
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

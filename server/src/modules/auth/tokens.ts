@@ -1,0 +1,132 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AppConfig } from '../../config/schema.js';
+import { PlainDateTime } from '../../http/serialize.js';
+import type { Clock } from '../../infra/clock.js';
+import { WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
+import { signJwt, verifyJwt, type JwtPayload, type JwtResult } from './jwt.js';
+
+/** The user facts carried as claims. */
+export interface TokenSubject {
+  userId: bigint;
+  userName: string;
+  email: string | null;
+  phone: string | null;
+  avatar: string | null;
+}
+
+export interface IssueAccessOptions {
+  subject: TokenSubject;
+  sessionId: bigint;
+  /** The session's context; 0 (the platform state) carries no TenantId claim. */
+  tenantId: bigint;
+  deviceFingerprint: string | null;
+  roles: readonly string[];
+  isSuperAdmin: boolean;
+}
+
+export interface IssuedAccess {
+  token: string;
+  jti: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+/** Claims of an access token (SPEC "Bearer tokens" rule 2), plus the registered ones. */
+export interface AccessClaims extends JwtPayload {
+  sub: string;
+  jti: string;
+  UserId: string;
+  UserName: string;
+  SessionId: string;
+  TenantId?: string;
+  Email?: string;
+  Phone?: string;
+  Picture?: string;
+  DeviceFingerprint?: string;
+  /** One value per role. */
+  role?: string[];
+  /** `*` for the super-administrator only: a fast path; every other check reads the snapshot. */
+  permission?: string;
+}
+
+/** LoginToken (SPEC): issuedAt and expiresAt in the `YYYY-MM-DD HH:mm:ss` form. */
+export interface LoginToken {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  issuedAt: PlainDateTime;
+  expiresAt: PlainDateTime;
+}
+
+export function createTokenService(jwt: AppConfig['Jwt'], clock: Clock) {
+  const key = Buffer.from(jwt.SecretKey!, 'utf8');
+  const accessMs = jwt.AccessTokenMinutes * 60_000;
+  const verifyBase = { key, skewSeconds: jwt.ClockSkewMinutes * 60, issuer: jwt.Issuer, audience: jwt.Audience };
+
+  return {
+    refreshLifetimeMs: jwt.RefreshTokenDays * 86_400_000,
+
+    issueAccess(options: IssueAccessOptions): IssuedAccess {
+      const issuedAt = clock.now();
+      const expiresAt = new Date(issuedAt.getTime() + accessMs);
+      const jti = randomBytes(16).toString('hex');
+      const iat = Math.floor(issuedAt.getTime() / 1000);
+      const { subject } = options;
+      const claims: AccessClaims = {
+        sub: String(subject.userId),
+        jti,
+        UserId: String(subject.userId),
+        UserName: subject.userName,
+        SessionId: String(options.sessionId),
+        iss: jwt.Issuer,
+        aud: jwt.Audience,
+        iat,
+        nbf: iat,
+        exp: Math.floor(expiresAt.getTime() / 1000),
+      };
+      if (options.tenantId !== 0n) claims.TenantId = String(options.tenantId);
+      if (subject.email) claims.Email = subject.email;
+      if (subject.phone) claims.Phone = subject.phone;
+      if (subject.avatar) claims.Picture = subject.avatar;
+      if (options.deviceFingerprint) claims.DeviceFingerprint = options.deviceFingerprint;
+      if (options.roles.length) claims.role = [...options.roles];
+      if (options.isSuperAdmin) claims.permission = WILDCARD_PERMISSION;
+      return { token: signJwt(claims, key), jti, issuedAt, expiresAt };
+    },
+
+    verifyAccess(token: string, ignoreExpiry = false): JwtResult {
+      return verifyJwt(token, { ...verifyBase, nowSeconds: Math.floor(clock.nowMs() / 1000), ignoreExpiry });
+    },
+
+    /** An opaque refresh token of 256 random bits; only its SHA-256 is ever stored. */
+    newRefreshToken(): { token: string; hash: string } {
+      const token = randomBytes(32).toString('base64url');
+      return { token, hash: hashRefreshToken(token) };
+    },
+
+    loginToken(access: IssuedAccess, refreshToken: string): LoginToken {
+      return {
+        accessToken: access.token,
+        refreshToken,
+        tokenType: 'Bearer',
+        expiresIn: Math.round((access.expiresAt.getTime() - access.issuedAt.getTime()) / 1000),
+        issuedAt: new PlainDateTime(access.issuedAt),
+        expiresAt: new PlainDateTime(access.expiresAt),
+      };
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;
+
+export function hashRefreshToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Typed view of verified claims (a token we signed always has these). */
+export function asAccessClaims(payload: JwtPayload): AccessClaims | undefined {
+  const p = payload as Partial<AccessClaims>;
+  if (typeof p.SessionId !== 'string' || typeof p.UserId !== 'string' || typeof p.jti !== 'string' || !/^\d+$/.test(p.SessionId) || !/^\d+$/.test(p.UserId)) return undefined;
+  return p as AccessClaims;
+}

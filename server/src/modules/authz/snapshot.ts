@@ -1,0 +1,129 @@
+import { and, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
+import { editions, permissions, roleDataScopeDepartments, roleInheritances, rolePermissions, roles, tenants, userRoles, users } from '../../../../db/schema/index.js';
+import type { Executor } from '../../infra/db/client.js';
+import { SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from './permission-catalogue.js';
+
+/** How much data a user may see in lists, widest first. */
+export const DATA_SCOPES = ['All', 'Custom', 'DeptAndBelow', 'Dept', 'Self'] as const;
+export type DataScope = (typeof DATA_SCOPES)[number];
+
+/**
+ * What a user may do in one context (a tenant, or the platform state as tenant 0), computed
+ * from the database at request time so grants and revocations apply without a new login.
+ */
+export interface AuthorizationSnapshot {
+  userId: string;
+  tenantId: string;
+  /** Codes of the effective roles: assigned (within their validity window) and inherited. */
+  roles: string[];
+  /** Permission codes of those roles (lower-cased for comparison), `*` for the super-administrator. */
+  permissions: string[];
+  isSuperAdmin: boolean;
+  /** The tenant edition's whitelist (empty: everything the roles grant). */
+  editionWhitelist: string[];
+  /** The data scopes of the roles (or the user's override), and the departments of Custom scopes. */
+  dataScopes: DataScope[];
+  customDepartmentIds: string[];
+  builtAt: number;
+}
+
+/** Role ids reachable through inheritance (parents of parents), enabled only, cycles tolerated. */
+async function withInheritedRoles(db: Executor, roleIds: bigint[]): Promise<bigint[]> {
+  const all = new Set(roleIds);
+  let frontier = roleIds;
+  while (frontier.length) {
+    const parents = await db
+      .select({ id: roles.id })
+      .from(roleInheritances)
+      .innerJoin(roles, eq(roles.id, roleInheritances.parentRoleId))
+      .where(and(inArray(roleInheritances.roleId, frontier), eq(roles.status, 'Enabled'), eq(roles.isDeleted, false)));
+    frontier = parents.map((p) => p.id).filter((id) => !all.has(id));
+    for (const id of frontier) all.add(id);
+  }
+  return [...all];
+}
+
+export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigint, now: Date): Promise<AuthorizationSnapshot> {
+  // Roles assigned in this context or globally (tenant 0), enabled, within their window.
+  const assigned = await db
+    .select({ id: roles.id })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(
+      and(
+        eq(userRoles.userId, userId),
+        inArray(userRoles.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]),
+        inArray(roles.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]),
+        eq(userRoles.status, 'Enabled'),
+        eq(roles.status, 'Enabled'),
+        eq(roles.isDeleted, false),
+        or(isNull(userRoles.effectiveTime), lte(userRoles.effectiveTime, now)),
+        or(isNull(userRoles.expirationTime), gt(userRoles.expirationTime, now)),
+      ),
+    );
+  const roleIds = await withInheritedRoles(db, assigned.map((r) => r.id));
+  const roleRows = roleIds.length
+    ? await db.select({ id: roles.id, code: roles.roleCode, dataScope: roles.dataScope }).from(roles).where(inArray(roles.id, roleIds))
+    : [];
+  const granted = roleIds.length
+    ? await db
+        .selectDistinct({ code: permissions.code })
+        .from(rolePermissions)
+        .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+        .where(and(inArray(rolePermissions.roleId, roleIds), eq(rolePermissions.status, 'Enabled'), eq(permissions.isEnabled, true)))
+    : [];
+
+  let editionWhitelist: string[] = [];
+  if (tenantId !== 0n) {
+    const [row] = await db
+      .select({ whitelist: editions.permissionWhitelist })
+      .from(tenants)
+      .innerJoin(editions, eq(editions.id, tenants.editionId))
+      .where(and(eq(tenants.id, tenantId), eq(editions.status, 'Enabled')));
+    editionWhitelist = (row?.whitelist ?? []).map((c) => c.toLowerCase());
+  }
+
+  const [user] = await db.select({ override: users.dataScopeOverride }).from(users).where(eq(users.id, userId));
+  const isSuperAdmin = roleRows.some((r) => r.code.toLowerCase() === SUPER_ADMIN_ROLE);
+  const codes = new Set(granted.map((g) => g.code.toLowerCase()));
+  if (isSuperAdmin) codes.add(WILDCARD_PERMISSION);
+  const scopes = new Set<DataScope>(
+    user?.override && (DATA_SCOPES as readonly string[]).includes(user.override)
+      ? [user.override as DataScope]
+      : roleRows.map((r) => ((DATA_SCOPES as readonly string[]).includes(r.dataScope) ? (r.dataScope as DataScope) : 'Self')),
+  );
+  if (isSuperAdmin) scopes.add('All');
+  const customRoles = roleRows.filter((r) => r.dataScope === 'Custom').map((r) => r.id);
+  const custom = scopes.has('Custom') && customRoles.length
+    ? await db.selectDistinct({ id: roleDataScopeDepartments.departmentId }).from(roleDataScopeDepartments).where(inArray(roleDataScopeDepartments.roleId, customRoles))
+    : [];
+
+  return {
+    userId: String(userId),
+    tenantId: String(tenantId),
+    roles: roleRows.map((r) => r.code).sort(),
+    permissions: [...codes].sort(),
+    isSuperAdmin,
+    editionWhitelist,
+    dataScopes: DATA_SCOPES.filter((s) => scopes.has(s)),
+    customDepartmentIds: custom.map((c) => String(c.id)).sort(),
+    builtAt: now.getTime(),
+  };
+}
+
+/**
+ * Whether a snapshot allows a permission code: the roles grant it (or `*`), and the tenant's
+ * edition whitelist, when it has one, contains it. Codes compare case-insensitively.
+ */
+export function allows(snapshot: AuthorizationSnapshot, code: string): boolean {
+  const wanted = code.toLowerCase();
+  const granted = snapshot.permissions.includes(WILDCARD_PERMISSION) || snapshot.permissions.includes(wanted);
+  if (!granted) return false;
+  return snapshot.editionWhitelist.length === 0 || snapshot.editionWhitelist.includes(wanted);
+}
+
+/** The widest data scope, for lists that need a single answer. */
+export function widestScope(snapshot: AuthorizationSnapshot): DataScope {
+  return snapshot.dataScopes[0] ?? 'Self';
+}
+

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { desc, eq } from 'drizzle-orm';
+import { passwordHistory, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
+import type { AppDeps } from '../../app-deps.js';
+import { appError } from '../../errors/app-error.js';
+import { hashPassword, verifyPassword } from '../../infra/password.js';
+import type { RequestContext } from '../../rpc/context.js';
+import { hitRateLimit } from '../../stores/rate-limit.js';
+import { authErrors } from '../auth/errors.js';
+import { requestFacts } from '../auth/login-service.js';
+import { assertPasswordPolicy } from '../auth/password-policy.js';
+import type { AuthContext } from '../auth/session-gate.js';
+import { notifySecurity } from '../notifications/notify.js';
+
+/**
+ * POST /api/Profile/ChangePassword. The old password is checked (and throttled, so a stolen
+ * session cannot guess it quickly); the new one must pass the policy. The security stamp
+ * rotates, so every other session's tokens stop working (they are revoked too); the current
+ * session carries on with the new stamp and, if it was locked for a forced change, unlocks.
+ * PasswordChanged is audited and the user gets a security notice.
+ */
+export async function changePassword(deps: AppDeps, ctx: RequestContext, auth: AuthContext, oldPassword: string, newPassword: string): Promise<void> {
+  const { db, clock, config } = deps;
+  const limit = await hitRateLimit(deps.store, `change-password:${auth.userId}`, 5, 60_000);
+  if (!limit.allowed) throw appError(authErrors.TOO_MANY_ATTEMPTS, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });
+  const [row] = await db
+    .select({ hash: userSecurity.passwordHash, userName: users.userName, email: users.email })
+    .from(userSecurity)
+    .innerJoin(users, eq(users.id, userSecurity.userId))
+    .where(eq(userSecurity.userId, auth.userId));
+  if (!row || !(await verifyPassword(row.hash, oldPassword)).ok) throw appError(authErrors.OLD_PASSWORD_WRONG);
+  const history = await db.select({ hash: passwordHistory.passwordHash }).from(passwordHistory).where(eq(passwordHistory.userId, auth.userId)).orderBy(desc(passwordHistory.createdTime)).limit(4);
+  await assertPasswordPolicy(newPassword, { userName: row.userName, email: row.email, recentHashes: [row.hash, ...history.map((h) => h.hash)] }, ctx.culture);
+
+  const now = clock.now();
+  const stamp = randomUUID();
+  const expiryDays = config.Saas.Auth.PasswordExpiryDays;
+  const newHash = await hashPassword(newPassword);
+  const others = await db.transaction(async (tx) => {
+    await tx.insert(passwordHistory).values({ id: deps.ids.next(), userId: auth.userId, passwordHash: row.hash, createdTime: now });
+    await tx
+      .update(userSecurity)
+      .set({ passwordHash: newHash, passwordChangedTime: now, mustChangePassword: false, securityStamp: stamp, passwordExpiresTime: expiryDays ? new Date(now.getTime() + expiryDays * 86_400_000) : null })
+      .where(eq(userSecurity.userId, auth.userId));
+    await tx
+      .update(userSessions)
+      .set({ securityStamp: stamp, isLocked: false, lockReason: null, lockPasswordHash: null, unlockFailedAttempts: 0 })
+      .where(eq(userSessions.id, auth.sessionId));
+    const active = await deps.sessions.activeSessions(tx, auth.userId, auth.sessionId);
+    await deps.sessions.revoke(tx, auth.userId, active.map((s) => s.id), 'Password changed');
+    return active.length;
+  });
+  await deps.sessionState.invalidateUser(auth.userId);
+  await deps.events.publish('PasswordChanged', { userId: auth.userId, userName: row.userName, tenantId: auth.tenantId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
+  await notifySecurity(deps, { userId: auth.userId, tenantId: auth.tenantId, culture: ctx.culture, kind: 'passwordChanged' });
+  deps.logger.info('password changed', { userId: String(auth.userId), otherSessionsRevoked: others });
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../infra/clock.js';
+import { createLogger } from '../infra/logger.js';
+import { createInvalidatingCache } from './invalidating-cache.js';
+import { createMemoryStore } from './memory.js';
+
+const logger = createLogger({ level: 'silent' });
+
+function setup() {
+  const clock = new ManualClock();
+  const store = createMemoryStore({ clock });
+  const make = () => createInvalidatingCache<number>({ name: 'test', store, clock, logger, ttlMs: 1000 });
+  return { clock, store, make };
+}
+
+describe('invalidating cache', () => {
+  it('keeps a loaded value until a tag it carries is invalidated', async () => {
+    const { make, store } = setup();
+    const cache = make();
+    let loads = 0;
+    const load = async () => ++loads;
+    expect(await cache.get('a', ['user:1', 'tenant:9'], load)).toBe(1);
+    expect(await cache.get('a', ['user:1', 'tenant:9'], load)).toBe(1);
+    await cache.invalidate('user:2');
+    expect(await cache.get('a', ['user:1', 'tenant:9'], load)).toBe(1);
+    await cache.invalidate('tenant:9');
+    expect(await cache.get('a', ['user:1', 'tenant:9'], load)).toBe(2);
+    await cache.invalidate('*');
+    expect(await cache.get('a', ['user:1'], load)).toBe(3);
+    expect(await cache.generation('tenant:9')).toBe(1);
+    await store.close();
+  });
+
+  it('does not keep a value loaded while an invalidation happened', async () => {
+    const { make, store } = setup();
+    const cache = make();
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const pending = cache.get('k', ['user:1'], async () => {
+      await slow;
+      return 1;
+    });
+    await cache.invalidate('user:1');
+    release();
+    expect(await pending).toBe(1);
+    expect(await cache.get('k', ['user:1'], async () => 2)).toBe(2);
+    await store.close();
+  });
+
+  it('expires entries after the TTL', async () => {
+    const { make, clock, store } = setup();
+    const cache = make();
+    let n = 0;
+    await cache.get('k', [], async () => ++n);
+    clock.advance(999);
+    expect(await cache.get('k', [], async () => ++n)).toBe(1);
+    clock.advance(2);
+    expect(await cache.get('k', [], async () => ++n)).toBe(2);
+    await store.close();
+  });
+
+  it('drops entries on other instances sharing the store', async () => {
+    const { make, store } = setup();
+    const a = make();
+    const b = make();
+    await a.start();
+    await b.start();
+    let n = 0;
+    await a.get('k', ['user:5'], async () => ++n);
+    await b.invalidate('user:5');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await a.get('k', ['user:5'], async () => ++n)).toBe(2);
+    await a.stop();
+    await b.stop();
+    await store.close();
+  });
+});
