@@ -1,6 +1,7 @@
 /** `npm run bench -- <name>`: runs one benchmark and prints its figures. */
 const benches: Record<string, () => Promise<unknown>> = {
   envelope: () => import('./envelope.js').then((m) => m.run()),
+  userpage: () => import('./userpage.js').then((m) => m.run()),
 };
 
 const name = process.argv[2];

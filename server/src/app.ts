@@ -90,12 +90,15 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
       allowBatching: true,
       maxBatchSize: 20,
       createContext: () => createRequestContext(c, deps, 'trpc'),
-      responseMeta({ errors, ctx }) {
-        // tRPC would answer 500 for a business error; the envelope's status is the truth.
-        const first = errors[0];
-        if (!first || !ctx) return {};
-        const { status, headers } = errorToEnvelope(first, ctx);
-        return { status: errors.length === 1 ? status : 207, headers: new Headers(headers) };
+      responseMeta({ errors, ctx, info }) {
+        // tRPC would answer 500 for a business error; the envelope's status is the truth. A
+        // batch answers one status only when every call failed with it; a batch with mixed
+        // outcomes answers 207, and each call's own status is in its envelope.
+        if (!errors.length || !ctx) return {};
+        const mapped = errors.map((e) => errorToEnvelope(e, ctx));
+        const calls = info?.calls.length ?? 1;
+        const uniform = errors.length === calls && mapped.every((m) => m.status === mapped[0]!.status);
+        return { status: uniform ? mapped[0]!.status : 207, headers: new Headers(uniform ? mapped[0]!.headers : {}) };
       },
       onError({ error, ctx }) {
         if (!ctx) return;

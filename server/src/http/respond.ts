@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { HostDeps } from '../app-deps.js';
 import { errorToEnvelope } from '../errors/to-envelope.js';
+import { trpcCodeOf } from '../errors/trpc-codes.js';
 import { codeMessage } from '../i18n/code-messages.js';
 import { buildEnvelope } from './envelope.js';
 import type { HonoEnv } from './request-context.js';
@@ -29,13 +30,6 @@ export function respondSuccess(c: Context<HonoEnv>, deps: HostDeps, data: unknow
   return respond(JSON.stringify(envelope), code, info.traceId, undefined, headers);
 }
 
-/** tRPC error codes by HTTP status, for host-level refusals of /trpc calls. */
-const TRPC_CODES: Record<number, [number, string]> = {
-  400: [-32600, 'BAD_REQUEST'], 401: [-32001, 'UNAUTHORIZED'], 403: [-32003, 'FORBIDDEN'], 404: [-32004, 'NOT_FOUND'],
-  405: [-32005, 'METHOD_NOT_SUPPORTED'], 413: [-32013, 'PAYLOAD_TOO_LARGE'], 415: [-32015, 'UNSUPPORTED_MEDIA_TYPE'],
-  429: [-32029, 'TOO_MANY_REQUESTS'], 503: [-32603, 'SERVICE_UNAVAILABLE'],
-};
-
 function isTrpcPath(path: string): boolean {
   return path === '/trpc' || path.startsWith('/trpc/');
 }
@@ -53,7 +47,7 @@ export function respondError(c: Context<HonoEnv>, deps: HostDeps, error: unknown
   }
   let body: unknown = result.envelope;
   if (isTrpcPath(c.req.path)) {
-    const [code, name] = TRPC_CODES[result.status] ?? [-32603, 'INTERNAL_SERVER_ERROR'];
+    const [code, name] = trpcCodeOf(result.status);
     body = { error: { message: result.envelope.message, code, data: { code: name, httpStatus: result.status, envelope: result.envelope } } };
   }
   return respond(JSON.stringify(body), result.status, info.traceId, result.headers, extraHeaders);

@@ -274,6 +274,23 @@ describe('/trpc', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('names the envelope status in the tRPC error code, not INTERNAL_SERVER_ERROR', async () => {
+    const conflict = await server.request('/trpc/EchoAppService.ConflictAsync', { method: 'POST' });
+    const body = (await conflict.json()) as any;
+    expect(body.error.code).toBe(-32009);
+    expect(body.error.data.code).toBe('CONFLICT');
+  });
+
+  it('answers a batch with mixed outcomes 207, and a batch that failed alike with that status', async () => {
+    const mixed = await server.request('/trpc/EchoAppService.PingAsync,EchoAppService.ConflictAsync?batch=1', { method: 'POST', body: JSON.stringify({}), headers: { 'content-type': 'application/json' } });
+    expect(mixed.status).toBe(207);
+    const results = (await mixed.json()) as any[];
+    expect(results[0].result.data).toEqual({ pong: true });
+    expect(results[1].error.data.httpStatus).toBe(409);
+    const failed = await server.request('/trpc/EchoAppService.ConflictAsync,EchoAppService.ConflictAsync?batch=1', { method: 'POST', body: JSON.stringify({}), headers: { 'content-type': 'application/json' } });
+    expect(failed.status).toBe(409);
+  });
+
   it('applies the body limit', async () => {
     const res = await server.request('/trpc/EchoAppService.CreateThingAsync', { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(5000) }), headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(413);

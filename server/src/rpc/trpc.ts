@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { errorToEnvelope } from '../errors/to-envelope.js';
+import { trpcCodeOf } from '../errors/trpc-codes.js';
 import { toWire } from '../http/serialize.js';
 import type { RequestContext } from './context.js';
 import { TRPC_ONLY } from './execute.js';
@@ -25,10 +26,12 @@ const t = initTRPC
     errorFormatter({ shape, error, ctx }) {
       if (!ctx) return { message: shape.message, code: shape.code, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path } };
       const { status, envelope } = errorToEnvelope(error, ctx);
+      const [rpcCode, key] = trpcCodeOf(status);
       return {
         ...shape,
+        code: rpcCode as typeof shape.code,
         message: envelope.message,
-        data: { code: shape.data.code, httpStatus: status, path: shape.data.path, envelope },
+        data: { code: key as typeof shape.data.code, httpStatus: status, path: shape.data.path, envelope },
       };
     },
   });

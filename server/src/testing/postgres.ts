@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,25 +52,46 @@ function freePort(): Promise<number> {
 
 let privateCluster: Promise<{ url: string; stop(): Promise<void> }> | undefined;
 
-/** Starts (once per test file) a throw-away cluster; root may not run postgres, so it runs as the postgres user. */
-async function startPrivateCluster(bin: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'portcullis-pg-'));
+export interface ClusterOptions {
+  /** Server settings (`-c key=value`), e.g. shared_buffers for a benchmark. */
+  settings?: Record<string, string>;
+  /** A data directory to keep between runs (created with initdb when empty); default: a temporary one. */
+  dir?: string;
+}
+
+/**
+ * Starts a PostgreSQL server of our own with initdb and postgres from the machine's PostgreSQL
+ * packages. Root may not run postgres, so it runs as the postgres user when we are root.
+ */
+export async function startPostgresCluster(options: ClusterOptions = {}): Promise<{ url: string; stop(): Promise<void> }> {
+  const bin = binDir();
+  if (!bin) throw new Error('No PostgreSQL binaries (initdb) on this machine');
+  const temporary = !options.dir;
+  const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'portcullis-pg-')));
+  await mkdir(dir, { recursive: true });
   spawnSync('chown', ['postgres', dir]);
   const asPostgres = (args: string[]) => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
-  const [cmd, args] = asPostgres([path.join(bin, 'initdb'), '-D', dir, '-U', 'postgres', '--auth=trust']);
-  const init = spawnSync(cmd, args, { stdio: 'ignore' });
-  if (init.status !== 0) throw new Error('initdb failed');
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    const [cmd, args] = asPostgres([path.join(bin, 'initdb'), '-D', dir, '-U', 'postgres', '--auth=trust']);
+    const init = spawnSync(cmd, args, { stdio: 'ignore' });
+    if (init.status !== 0) throw new Error('initdb failed');
+  }
   const port = await freePort();
-  const [pcmd, pargs] = asPostgres([path.join(bin, 'postgres'), '-D', dir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off']);
+  const settings = Object.entries({ listen_addresses: '127.0.0.1', fsync: 'off', ...options.settings }).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  const [pcmd, pargs] = asPostgres([path.join(bin, 'postgres'), '-D', dir, '-p', String(port), '-k', dir, ...settings]);
   const child: ChildProcess = spawn(pcmd, pargs, { stdio: 'ignore' });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   for (let i = 0; i < 100 && !(await answers(url)); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!(await answers(url))) throw new Error('the private PostgreSQL did not start');
   return {
     url,
     stop: async () => {
-      child.kill('SIGINT');
-      await new Promise((r) => child.once('exit', r));
-      await rm(dir, { recursive: true, force: true });
+      // pg_ctl, not a signal to our child: as root the child is runuser, which does not pass
+      // signals on to the server it started.
+      const [scmd, sargs] = asPostgres([path.join(bin, 'pg_ctl'), 'stop', '-D', dir, '-m', 'fast', '-w']);
+      spawnSync(scmd, sargs, { stdio: 'ignore' });
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+      if (temporary) await rm(dir, { recursive: true, force: true });
     },
   };
 }
@@ -84,9 +105,8 @@ export async function acquireTestPostgres(): Promise<TestPostgres> {
   let server = process.env.DATABASE_URL ?? ((await answers(LOCAL)) ? LOCAL : undefined);
   let stop = async () => {};
   if (!server) {
-    const bin = binDir();
-    if (!bin) throw new Error('No PostgreSQL available for this test');
-    privateCluster ??= startPrivateCluster(bin);
+    if (!binDir()) throw new Error('No PostgreSQL available for this test');
+    privateCluster ??= startPostgresCluster();
     const cluster = await privateCluster;
     server = cluster.url;
     stop = cluster.stop;

@@ -190,7 +190,8 @@ export function createLoginService(deps: AppDeps) {
       const pending = await secondFactor(input, account, loginName, facts, ctx);
       if (pending) return pending;
 
-      const forceChange = security.mustChangePassword || isDefaultPassword(input.password);
+      const usesDefault = isDefaultPassword(input.password);
+      const forceChange = security.mustChangePassword || usesDefault;
       await db
         .update(userSecurity)
         .set({ failedLoginAttempts: 0, lockoutEndTime: null, ...(check.needsRehash ? { passwordHash: await hashPassword(input.password) } : {}) })
@@ -206,7 +207,7 @@ export function createLoginService(deps: AppDeps) {
         request: facts,
         lockReason: forceChange ? 'PasswordChangeRequired' : undefined,
       });
-      if (forceChange) await notifySecurity(deps, { userId: user.id, tenantId, culture: ctx.culture, kind: 'defaultPassword' });
+      if (forceChange) await notifySecurity(deps, { userId: user.id, tenantId, culture: ctx.culture, kind: usesDefault ? 'defaultPassword' : 'changeRequired' });
       await events.publish('AuthLoginSucceeded', { userId: user.id, userName: loginName, tenantId, sessionId, method: 'password', request: facts });
       return { requiresTwoFactor: false, token };
     },

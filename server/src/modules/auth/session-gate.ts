@@ -39,7 +39,6 @@ export async function authenticateToken(ctx: RequestContext, token: string | und
   if (!verified.ok) {
     if (verified.reason === 'expired') {
       // The original's signal for clients that refresh on it.
-      ctx.responseHeaders['token-expired'] = 'true';
       throw appError(authErrors.TOKEN_EXPIRED, { headers: { 'Token-Expired': 'true' } });
     }
     throw appError(authErrors.TOKEN_INVALID);

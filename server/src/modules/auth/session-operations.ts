@@ -59,14 +59,16 @@ export function createSessionOperations(deps: AppDeps) {
 
     /** POST /api/Auth/Logout: the session and its tokens end (logout event). */
     async logout(auth: AuthContext, ctx: RequestContext): Promise<void> {
-      await db.transaction((tx) => sessions.revoke(tx, auth.userId, [auth.sessionId], 'Logout'));
+      await sessions.revoke(auth.userId, [auth.sessionId], 'Logout');
       await events.publish('AuthLogout', { userId: auth.userId, userName: auth.state.userName, tenantId: auth.tenantId, sessionId: auth.sessionId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
     },
 
     /** POST /api/Auth/LockSession: locks with a lock password chosen now (4 to 64 characters). */
     async lock(auth: AuthContext, password: string): Promise<void> {
-      // A forced password change is a stronger lock; a screen lock must not replace it.
-      if (auth.state.lockReason === 'PasswordChangeRequired') return;
+      // Locking a locked session changes nothing. Replacing the lock would let whoever sits at an
+      // unattended locked screen set a password of their own (and reset the failure count), and
+      // a forced password change is a stronger lock a screen lock must not replace.
+      if (auth.state.isLocked) return;
       await sessions.setLock(auth.sessionId, { reason: 'ScreenLock', passwordHash: await hashPassword(password) });
     },
 
@@ -85,7 +87,7 @@ export function createSessionOperations(deps: AppDeps) {
       const failures = await sessions.failUnlock(auth.sessionId);
       const max = config.Saas.Auth.UnlockMaxAttempts;
       if (failures >= max) {
-        await db.transaction((tx) => sessions.revoke(tx, auth.userId, [auth.sessionId], 'Too many failed unlocks'));
+        await sessions.revoke(auth.userId, [auth.sessionId], 'Too many failed unlocks');
         throw appError(authErrors.UNLOCK_EXHAUSTED);
       }
       await deps.sessionState.invalidateSession(auth.sessionId);

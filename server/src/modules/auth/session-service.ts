@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { refreshTokens, userSessions } from '../../../../db/schema/index.js';
+import { refreshTokens, userSecurity, userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { RequestFacts } from './events.js';
@@ -14,6 +14,7 @@ export interface SessionUser extends TokenSubject {
   maxLoginDevices: number;
 }
 
+/** What a login (or an impersonation) asks of a new session. */
 export interface CreateSessionOptions {
   user: SessionUser;
   tenantId: bigint;
@@ -25,17 +26,29 @@ export interface CreateSessionOptions {
   lifetimeMs?: number;
 }
 
+const SAME_DEVICE = 'Signed in again on the same device';
+const OTHER_DEVICE = 'Signed in on another device';
+
 type SessionDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'tokens' | 'authz' | 'sessionState' | 'events'>;
 
 /**
  * Sessions: one per login per device. Creating one applies the device policies; tokens are
  * issued against it; revoking one (or all of a user's) ends its tokens on every node at once.
+ *
+ * Two rules hold throughout. Nothing inside a transaction reads through `db` (or a service that
+ * does, like the authorization snapshot): PGlite has one connection, which the transaction holds,
+ * so such a read waits forever, and on PostgreSQL it needs a second pool connection while this
+ * one holds locks. And caches are dropped only after the change has committed: a request that
+ * reloads between an early drop and the commit would cache the old row for the cache's lifetime.
  */
 export function createSessionService(deps: SessionDeps) {
   const { db, ids, clock, tokens } = deps;
 
-  /** Revokes sessions and their refresh tokens; connected clients are told (ForceLogout). */
-  async function revoke(tx: Executor, userId: bigint, sessionIds: bigint[], reason: string, notify = true): Promise<void> {
+  /**
+   * Marks sessions revoked and spends their refresh tokens, inside the caller's transaction.
+   * Once it has committed, the caller must call `announceRevoked` with the same ids.
+   */
+  async function revokeIn(tx: Executor, sessionIds: bigint[], reason: string): Promise<void> {
     if (sessionIds.length === 0) return;
     const now = clock.now();
     await tx
@@ -43,8 +56,20 @@ export function createSessionService(deps: SessionDeps) {
       .set({ status: SessionStatus.Revoked, revokedTime: now, revokedReason: reason.slice(0, 128) })
       .where(and(inArray(userSessions.id, sessionIds), eq(userSessions.status, SessionStatus.Active)));
     await tx.update(refreshTokens).set({ usedTime: now }).where(and(inArray(refreshTokens.sessionId, sessionIds), isNull(refreshTokens.usedTime)));
+  }
+
+  /** After a revocation has committed: every node drops the sessions, connected clients are told (ForceLogout). */
+  async function announceRevoked(userId: bigint, sessionIds: bigint[], reason: string, notify = true): Promise<void> {
+    if (sessionIds.length === 0) return;
     await Promise.all(sessionIds.map((id) => deps.sessionState.invalidateSession(id)));
     if (notify) await deps.events.publish('SessionsRevoked', { userId, sessionIds, reason });
+  }
+
+  /** Revokes sessions and their refresh tokens in a transaction of its own, then announces it. */
+  async function revoke(userId: bigint, sessionIds: bigint[], reason: string, notify = true): Promise<void> {
+    if (sessionIds.length === 0) return;
+    await db.transaction((tx) => revokeIn(tx, sessionIds, reason));
+    await announceRevoked(userId, sessionIds, reason, notify);
   }
 
   /** Active sessions of a user other than `except`, oldest first. */
@@ -56,7 +81,7 @@ export function createSessionService(deps: SessionDeps) {
       .orderBy(asc(userSessions.loginTime), asc(userSessions.id));
   }
 
-  /** Issues an access token for a session in a context, with the roles of that context. */
+  /** Issues an access token for a session in a context, with the roles of that context (read before any transaction). */
   async function accessFor(user: TokenSubject, sessionId: bigint, tenantId: bigint, device: string | null) {
     const snapshot = await deps.authz.get(user.userId, tenantId);
     return tokens.issueAccess({ subject: user, sessionId, tenantId, deviceFingerprint: device, roles: snapshot.roles, isSuperAdmin: snapshot.isSuperAdmin });
@@ -72,6 +97,8 @@ export function createSessionService(deps: SessionDeps) {
 
   return {
     revoke,
+    revokeIn,
+    announceRevoked,
     activeSessions,
 
     /** Starts a session and returns its LoginToken (no refresh token for impersonation). */
@@ -82,17 +109,25 @@ export function createSessionService(deps: SessionDeps) {
       const expiration = new Date(now.getTime() + (options.lifetimeMs ?? tokens.refreshLifetimeMs));
       const ua = parseUserAgent(request.userAgent);
       const access = await accessFor(user, sessionId, options.tenantId, request.deviceFingerprint);
+      const sameDevice: bigint[] = [];
+      const otherDevices: bigint[] = [];
       const refresh = await db.transaction(async (tx) => {
+        if (!options.impersonatorUserId) {
+          // Logins of one user queue here: without this, parallel logins each see the others'
+          // sessions uncommitted and AllowMultiLogin=false or MaxLoginDevices would not hold.
+          await tx.select({ id: userSecurity.userId }).from(userSecurity).where(eq(userSecurity.userId, user.userId)).for('update');
+        }
         // Device policies, applied before the new session exists so they never evict it.
         const others = options.impersonatorUserId ? [] : await activeSessions(tx, user.userId);
-        const ends = new Set<bigint>();
-        if (request.deviceFingerprint) for (const s of others) if (s.device === request.deviceFingerprint) ends.add(s.id);
-        if (!user.allowMultiLogin) for (const s of others) ends.add(s.id);
-        if (user.maxLoginDevices > 0) {
-          const remaining = others.filter((s) => !ends.has(s.id));
-          for (const s of remaining.slice(0, Math.max(0, remaining.length - (user.maxLoginDevices - 1)))) ends.add(s.id);
+        if (request.deviceFingerprint) for (const s of others) if (s.device === request.deviceFingerprint) sameDevice.push(s.id);
+        const remaining = others.filter((s) => !sameDevice.includes(s.id));
+        if (!user.allowMultiLogin) otherDevices.push(...remaining.map((s) => s.id));
+        else if (user.maxLoginDevices > 0) {
+          // Oldest first: room is made for the new session.
+          otherDevices.push(...remaining.slice(0, Math.max(0, remaining.length - (user.maxLoginDevices - 1))).map((s) => s.id));
         }
-        await revoke(tx, user.userId, [...ends], request.deviceFingerprint && others.some((s) => s.device === request.deviceFingerprint) ? 'Signed in again on the same device' : 'Signed in on another device');
+        await revokeIn(tx, sameDevice, SAME_DEVICE);
+        await revokeIn(tx, otherDevices, OTHER_DEVICE);
         await tx.insert(userSessions).values({
           id: sessionId,
           userId: user.userId,
@@ -115,17 +150,30 @@ export function createSessionService(deps: SessionDeps) {
         });
         return options.impersonatorUserId ? '' : newRefreshToken(tx, sessionId, expiration);
       });
+      await announceRevoked(user.userId, sameDevice, SAME_DEVICE);
+      await announceRevoked(user.userId, otherDevices, OTHER_DEVICE);
       return { sessionId, token: tokens.loginToken(access, refresh) };
     },
 
     /**
-     * Exchanges a refresh token for a new pair. The token is claimed by a conditional update,
-     * so of concurrent refreshes exactly one wins; presenting a token already used (or replaced)
-     * is treated as theft and ends the session.
+     * Exchanges a refresh token for a new pair. The session row is locked first (as revocation
+     * and tenant moves lock it), so concurrent refreshes of one session queue there and exactly
+     * one claims the token; presenting a token already used (or replaced) is treated as theft
+     * and ends the session. A session found past its absolute expiry is marked Expired.
      */
     async refresh(sessionId: bigint, refreshHash: string, user: TokenSubject, device: string | null): Promise<LoginToken | 'invalid' | 'reused'> {
       const now = clock.now();
+      const [current] = await db.select({ tenantId: userSessions.tenantId }).from(userSessions).where(eq(userSessions.id, sessionId));
+      if (!current) return 'invalid';
+      // The roles of the new token, read now: inside the transaction this read would deadlock (see above).
+      const snapshot = await deps.authz.get(user.userId, current.tenantId);
       const outcome = await db.transaction(async (tx) => {
+        const [session] = await tx.select().from(userSessions).where(eq(userSessions.id, sessionId)).for('update');
+        if (!session || session.status !== SessionStatus.Active || session.isDeleted || session.impersonatorUserId) return 'invalid' as const;
+        if (session.expirationTime <= now) {
+          await tx.update(userSessions).set({ status: SessionStatus.Expired }).where(eq(userSessions.id, sessionId));
+          return 'expired' as const;
+        }
         const [claimed] = await tx
           .update(refreshTokens)
           .set({ usedTime: now })
@@ -133,17 +181,23 @@ export function createSessionService(deps: SessionDeps) {
           .returning({ id: refreshTokens.id });
         if (!claimed) {
           const [known] = await tx.select({ usedTime: refreshTokens.usedTime }).from(refreshTokens).where(and(eq(refreshTokens.tokenHash, refreshHash), eq(refreshTokens.sessionId, sessionId)));
-          return known?.usedTime ? ('reused' as const) : ('invalid' as const);
+          if (!known?.usedTime) return 'invalid' as const;
+          await revokeIn(tx, [sessionId], 'Refresh token reused');
+          return 'reused' as const;
         }
-        const [session] = await tx.select().from(userSessions).where(eq(userSessions.id, sessionId)).for('update');
-        if (!session || session.status !== SessionStatus.Active || session.isDeleted || session.expirationTime <= now || session.impersonatorUserId) return 'invalid' as const;
-        const access = await accessFor(user, sessionId, session.tenantId, device);
+        // Cannot happen while tenant moves spend the refresh tokens; refuse rather than sign roles of another context.
+        if (session.tenantId !== current.tenantId) return 'invalid' as const;
+        const access = tokens.issueAccess({ subject: user, sessionId, tenantId: session.tenantId, deviceFingerprint: device, roles: snapshot.roles, isSuperAdmin: snapshot.isSuperAdmin });
         await tx.update(userSessions).set({ currentAccessTokenJti: access.jti, lastActivityTime: now }).where(eq(userSessions.id, sessionId));
         return { access, refresh: await newRefreshToken(tx, sessionId, session.expirationTime) };
       });
       if (outcome === 'reused') {
-        await db.transaction((tx) => revoke(tx, user.userId, [sessionId], 'Refresh token reused'));
+        await announceRevoked(user.userId, [sessionId], 'Refresh token reused');
         return 'reused';
+      }
+      if (outcome === 'expired') {
+        await deps.sessionState.invalidateSession(sessionId);
+        return 'invalid';
       }
       if (outcome === 'invalid') return 'invalid';
       await deps.sessionState.invalidateSession(sessionId);
@@ -167,11 +221,15 @@ export function createSessionService(deps: SessionDeps) {
       return tokens.loginToken(access, refresh);
     },
 
+    /**
+     * Locks an unlocked session (a locked one keeps its lock, password and failure count, even
+     * when the caller's cached state said unlocked), or unlocks it (null).
+     */
     async setLock(sessionId: bigint, lock: { reason: LockReason; passwordHash: string | null } | null): Promise<void> {
       await db
         .update(userSessions)
         .set(lock ? { isLocked: true, lockReason: lock.reason, lockPasswordHash: lock.passwordHash, unlockFailedAttempts: 0 } : { isLocked: false, lockReason: null, lockPasswordHash: null, unlockFailedAttempts: 0 })
-        .where(eq(userSessions.id, sessionId));
+        .where(lock ? and(eq(userSessions.id, sessionId), eq(userSessions.isLocked, false)) : eq(userSessions.id, sessionId));
       await deps.sessionState.invalidateSession(sessionId);
     },
 

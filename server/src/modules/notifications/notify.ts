@@ -8,14 +8,17 @@ import { defineMessages, translate } from '../../i18n/messages.js';
 const texts = defineMessages('securityNotice', {
   defaultPasswordTitle: { 'zh-CN': '请修改默认密码', 'zh-TW': '請修改預設密碼', 'en-US': 'Change your default password', 'ja-JP': '既定のパスワードを変更してください', 'ko-KR': '기본 비밀번호를 변경하세요', 'de-DE': 'Ändern Sie Ihr Standardpasswort', 'hi-IN': 'अपना डिफ़ॉल्ट पासवर्ड बदलें' },
   defaultPasswordBody: { 'zh-CN': '您使用默认密码登录，修改密码前只能进行修改密码、退出和刷新令牌操作。', 'zh-TW': '您使用預設密碼登入，修改密碼前只能進行修改密碼、登出和重新整理權杖操作。', 'en-US': 'You signed in with a default password. Until you change it, you can only change the password, log out or refresh your tokens.', 'ja-JP': '既定のパスワードでサインインしました。変更するまでは、パスワードの変更、ログアウト、トークンの更新のみ行えます。', 'ko-KR': '기본 비밀번호로 로그인했습니다. 변경하기 전까지는 비밀번호 변경, 로그아웃, 토큰 갱신만 할 수 있습니다.', 'de-DE': 'Sie haben sich mit einem Standardpasswort angemeldet. Bis Sie es ändern, können Sie nur das Passwort ändern, sich abmelden oder Ihre Tokens erneuern.', 'hi-IN': 'आपने डिफ़ॉल्ट पासवर्ड से साइन इन किया है। इसे बदलने तक आप केवल पासवर्ड बदल सकते हैं, लॉग आउट कर सकते हैं या टोकन रीफ़्रेश कर सकते हैं।' },
+  changeRequiredTitle: { 'zh-CN': '请修改密码', 'zh-TW': '請修改密碼', 'en-US': 'Change your password', 'ja-JP': 'パスワードを変更してください', 'ko-KR': '비밀번호를 변경하세요', 'de-DE': 'Ändern Sie Ihr Passwort', 'hi-IN': 'अपना पासवर्ड बदलें' },
+  changeRequiredBody: { 'zh-CN': '管理员要求您修改密码，修改前只能进行修改密码、退出和刷新令牌操作。', 'zh-TW': '管理員要求您修改密碼，修改前只能進行修改密碼、登出和重新整理權杖操作。', 'en-US': 'An administrator requires you to change your password. Until you do, you can only change the password, log out or refresh your tokens.', 'ja-JP': '管理者からパスワードの変更を求められています。変更するまでは、パスワードの変更、ログアウト、トークンの更新のみ行えます。', 'ko-KR': '관리자가 비밀번호 변경을 요구했습니다. 변경하기 전까지는 비밀번호 변경, 로그아웃, 토큰 갱신만 할 수 있습니다.', 'de-DE': 'Ein Administrator verlangt, dass Sie Ihr Passwort ändern. Bis dahin können Sie nur das Passwort ändern, sich abmelden oder Ihre Tokens erneuern.', 'hi-IN': 'एक व्यवस्थापक चाहता है कि आप अपना पासवर्ड बदलें। तब तक आप केवल पासवर्ड बदल सकते हैं, लॉग आउट कर सकते हैं या टोकन रीफ़्रेश कर सकते हैं।' },
   passwordChangedTitle: { 'zh-CN': '密码已修改', 'zh-TW': '密碼已修改', 'en-US': 'Your password was changed', 'ja-JP': 'パスワードが変更されました', 'ko-KR': '비밀번호가 변경되었습니다', 'de-DE': 'Ihr Passwort wurde geändert', 'hi-IN': 'आपका पासवर्ड बदल दिया गया' },
   passwordChangedBody: { 'zh-CN': '您的账户密码已修改，其他设备上的登录已全部退出。如非本人操作，请立即联系管理员。', 'zh-TW': '您的帳戶密碼已修改，其他裝置上的登入已全部登出。如非本人操作，請立即聯絡管理員。', 'en-US': 'The password of your account was changed and every other device was signed out. If this was not you, contact an administrator now.', 'ja-JP': 'アカウントのパスワードが変更され、他のすべてのデバイスからサインアウトしました。心当たりがない場合は、すぐに管理者に連絡してください。', 'ko-KR': '계정 비밀번호가 변경되어 다른 모든 기기에서 로그아웃되었습니다. 본인이 아니라면 즉시 관리자에게 연락하세요.', 'de-DE': 'Das Passwort Ihres Kontos wurde geändert und alle anderen Geräte wurden abgemeldet. Falls Sie das nicht waren, wenden Sie sich sofort an einen Administrator.', 'hi-IN': 'आपके खाते का पासवर्ड बदल दिया गया और अन्य सभी डिवाइस से साइन आउट कर दिया गया। यदि यह आप नहीं थे, तो तुरंत व्यवस्थापक से संपर्क करें।' },
 });
 
-export type SecurityNoticeKind = 'defaultPassword' | 'passwordChanged';
+export type SecurityNoticeKind = 'defaultPassword' | 'changeRequired' | 'passwordChanged';
 
 const KINDS: Record<SecurityNoticeKind, [string, string]> = {
   defaultPassword: [texts.defaultPasswordTitle, texts.defaultPasswordBody],
+  changeRequired: [texts.changeRequiredTitle, texts.changeRequiredBody],
   passwordChanged: [texts.passwordChangedTitle, texts.passwordChangedBody],
 };
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { passwordHistory, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
@@ -37,21 +37,28 @@ export async function changePassword(deps: AppDeps, ctx: RequestContext, auth: A
   const expiryDays = config.Saas.Auth.PasswordExpiryDays;
   const newHash = await hashPassword(newPassword);
   const others = await db.transaction(async (tx) => {
-    await tx.insert(passwordHistory).values({ id: deps.ids.next(), userId: auth.userId, passwordHash: row.hash, createdTime: now });
-    await tx
+    // Only over the hash the old password was checked against: of two changes racing from two
+    // sessions, the second would otherwise overwrite the first and revoke the session that made it.
+    const [changed] = await tx
       .update(userSecurity)
       .set({ passwordHash: newHash, passwordChangedTime: now, mustChangePassword: false, securityStamp: stamp, passwordExpiresTime: expiryDays ? new Date(now.getTime() + expiryDays * 86_400_000) : null })
-      .where(eq(userSecurity.userId, auth.userId));
+      .where(and(eq(userSecurity.userId, auth.userId), eq(userSecurity.passwordHash, row.hash)))
+      .returning({ userId: userSecurity.userId });
+    if (!changed) throw appError(authErrors.OLD_PASSWORD_WRONG);
+    await tx.insert(passwordHistory).values({ id: deps.ids.next(), userId: auth.userId, passwordHash: row.hash, createdTime: now });
     await tx
       .update(userSessions)
       .set({ securityStamp: stamp, isLocked: false, lockReason: null, lockPasswordHash: null, unlockFailedAttempts: 0 })
       .where(eq(userSessions.id, auth.sessionId));
     const active = await deps.sessions.activeSessions(tx, auth.userId, auth.sessionId);
-    await deps.sessions.revoke(tx, auth.userId, active.map((s) => s.id), 'Password changed');
-    return active.length;
+    const ids = active.map((s) => s.id);
+    await deps.sessions.revokeIn(tx, ids, 'Password changed');
+    return ids;
   });
+  // Only now that it has committed: a request reloading the state earlier would cache the old stamp.
   await deps.sessionState.invalidateUser(auth.userId);
+  await deps.sessions.announceRevoked(auth.userId, others, 'Password changed');
   await deps.events.publish('PasswordChanged', { userId: auth.userId, userName: row.userName, tenantId: auth.tenantId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
   await notifySecurity(deps, { userId: auth.userId, tenantId: auth.tenantId, culture: ctx.culture, kind: 'passwordChanged' });
-  deps.logger.info('password changed', { userId: String(auth.userId), otherSessionsRevoked: others });
+  deps.logger.info('password changed', { userId: String(auth.userId), otherSessionsRevoked: others.length });
 }

@@ -1,0 +1,29 @@
+import { users } from '../../../../db/schema/index.js';
+import { definePagedList } from '../../query/index.js';
+import { Gender, UserStatus } from './enums.js';
+
+/**
+ * The users list of UserQuery/UserPage: the fields a caller may filter and sort on, and which
+ * of them need a permission. Contact data (e-mail, phone) takes part only for holders of
+ * `saas:user:read-contact`; the phone is never searchable by keyword fragments (masked).
+ */
+export const userList = definePagedList({
+  fields: {
+    basicId: { column: users.id, type: 'id' },
+    userName: { column: users.userName, type: 'string', keyword: true },
+    nickName: { column: users.nickName, type: 'string', keyword: true },
+    realName: { column: users.realName, type: 'string', keyword: true },
+    email: { column: users.email, type: 'string', keyword: true, permission: 'saas:user:read-contact' },
+    phone: { column: users.phone, type: 'string', foldCase: false, permission: 'saas:user:read-contact' },
+    gender: { column: users.gender, type: 'enum', enum: Gender, stored: 'number' },
+    status: { column: users.status, type: 'enum', enum: UserStatus },
+    country: { column: users.country, type: 'string' },
+    isSystemAccount: { column: users.isSystemAccount, type: 'boolean' },
+    lastLoginTime: { column: users.lastLoginTime, type: 'datetime' },
+    createdTime: { column: users.createdTime, type: 'datetime' },
+    modifiedTime: { column: users.modifiedTime, type: 'datetime' },
+  },
+  defaultSort: [{ field: 'createdTime', direction: 'Descending' }],
+  tieBreaker: users.id,
+  defaultKeywordFields: ['userName', 'nickName', 'realName', 'email'],
+});
