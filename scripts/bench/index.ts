@@ -2,6 +2,9 @@
 const benches: Record<string, () => Promise<unknown>> = {
   envelope: () => import('./envelope.js').then((m) => m.run()),
   userpage: () => import('./userpage.js').then((m) => m.run()),
+  login: () => import('./auth.js').then((m) => m.login()),
+  userinfo: () => import('./auth.js').then((m) => m.userinfo()),
+  refresh: () => import('./auth.js').then((m) => m.refresh()),
 };
 
 const name = process.argv[2];

@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 
 export interface LoadResult {
@@ -28,7 +29,13 @@ export async function load(label: string, options: autocannon.Options): Promise<
  * Starts the bench server (scripts/bench/server.ts, built like production by scripts/build.ts)
  * in a child process and resolves with the ports it listens on.
  */
-export async function startBenchServer(args: string[] = [], env: Record<string, string> = {}): Promise<{ ports: Record<string, number>; child: ChildProcess }> {
+export interface BenchServer {
+  ports: { app: number; bare: number };
+  users: string[];
+  password: string;
+}
+
+export async function startBenchServer(args: string[] = [], env: Record<string, string> = {}): Promise<{ ports: BenchServer['ports']; users: string[]; password: string; child: ChildProcess }> {
   const root = path.resolve(import.meta.dirname, '../..');
   execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/build.ts')], { stdio: 'inherit' });
   const child = fork(path.join(root, 'dist/server/bench-server.mjs'), args, {
@@ -36,15 +43,37 @@ export async function startBenchServer(args: string[] = [], env: Record<string, 
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ports = await new Promise<Record<string, number>>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as Record<string, number>));
+  const ready = await new Promise<BenchServer & { app: number; bare: number }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as BenchServer & { app: number; bare: number }));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  return { ports, child };
+  return { ports: { app: ready.app, bare: ready.bare }, users: ready.users ?? [], password: ready.password, child };
 }
 
 export function printTable(rows: LoadResult[]): void {
   for (const r of rows) {
     process.stdout.write(`${r.label.padEnd(40)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   non-2xx ${r.non2xx}   errors ${r.errors}\n`);
   }
+}
+
+/**
+ * A lean JSON POST over a keep-alive agent, for load loops that must chain responses (refresh):
+ * fetch costs the load generator about a millisecond of CPU a call, on the same two cores as
+ * the server it measures.
+ */
+export function postJson(agent: http.Agent, url: URL, body: unknown): Promise<{ status: number; json: unknown }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
 }

@@ -5,11 +5,36 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { users, userSecurity } from '../../db/schema/index.js';
 import { boot } from '../../server/src/bootstrap.js';
 import { loadConfig } from '../../server/src/config/load.js';
+import { hashPassword } from '../../server/src/infra/password.js';
 
-const config = loadConfig(process.env, { App: { LogLevel: 'warn', Env: 'development' }, Database: { InMemory: !process.env.DATABASE_URL } });
+// Benchmarks measure the machinery, so the login captcha and throttles are out of the way.
+const config = loadConfig(process.env, {
+  App: { LogLevel: 'warn', Env: 'development' },
+  Database: { InMemory: !process.env.DATABASE_URL },
+  Saas: { Auth: { CaptchaEnabled: false, ThrottlePerAccountAndIp: 10_000, ThrottlePerIp: 100_000 } },
+});
 const runtime = await boot(config);
+await runtime.ready;
+
+/** `BENCH_USERS=n`: n accounts sharing one password (hashed once), for the auth benchmarks. */
+export const BENCH_PASSWORD = 'Bench#Passw0rd!';
+const benchUsers: string[] = [];
+const count = Number(process.env.BENCH_USERS ?? 0);
+if (count > 0) {
+  const { db, ids } = runtime.deps;
+  const hash = await hashPassword(BENCH_PASSWORD);
+  for (let i = 0; i < count; i++) {
+    const id = ids.next();
+    const email = `bench${i}-${id}@example.test`;
+    await db.insert(users).values({ id, tenantId: 0n, userName: `bench_${id}`, email, emailVerified: true });
+    await db.insert(userSecurity).values({ userId: id, passwordHash: hash, securityStamp: randomUUID() });
+    benchUsers.push(email);
+  }
+}
 
 // The baseline answers the same bytes a derived route does (an envelope of the same size, the
 // same headers), built inline: the comparison measures our machinery, not the payload size.
@@ -28,13 +53,24 @@ bare.get('/bare', (c) => {
   });
 });
 
+// The UserInfo benchmark's baseline: the parent sends the exact body a UserInfo call answered,
+// and this route serializes it again per request, as a bare Hono JSON route would.
+let echoBody: unknown = {};
+process.on('message', (m: { type?: string; body?: unknown }) => {
+  if (m?.type === 'echo-body') echoBody = m.body;
+});
+bare.get('/bare-echo', (c) => {
+  c.header('x-trace-id', crypto.randomUUID().replaceAll('-', ''));
+  return c.json(echoBody);
+});
+
 const listen = (fetch: (req: Request) => Response | Promise<Response>) =>
   new Promise<number>((resolve) => {
     const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve((s.address() as AddressInfo).port));
   });
 
 const ports = { app: await listen(runtime.app.fetch), bare: await listen(bare.fetch) };
-process.send?.(ports);
+process.send?.({ ...ports, users: benchUsers, password: BENCH_PASSWORD });
 process.on('disconnect', () => {
   void runtime.close().finally(() => process.exit(0));
 });

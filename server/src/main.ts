@@ -30,12 +30,28 @@ async function main(): Promise<void> {
 
   let runtime: Runtime | undefined;
   let stopping = false;
+  /**
+   * Stops accepting connections, lets requests in flight finish (at most 10 s), and only then
+   * closes the database and stores: closing them first would fail those requests.
+   */
   const stop = (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping', { signal });
-    server.close();
-    void (runtime?.close() ?? Promise.resolve()).finally(() => process.exit(code));
+    const drained = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        resolve();
+      }, 10_000);
+      timer.unref();
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    void drained
+      .then(() => runtime?.close())
+      .finally(() => process.exit(code));
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -34,6 +34,9 @@ function isTransient(status: number): boolean {
 export function createTokenRefresher(options: TokenRefresherOptions) {
   const { store } = options;
   let inFlight: Promise<Tokens> | undefined;
+  // The access token whose refresh was refused: a request sent with it whose 401 arrives after
+  // the refusal belongs to the same ended session and gets the same error.
+  let ended: { accessToken: string; error: SessionEndedError } | undefined;
 
   async function refreshWith(current: Tokens): Promise<Tokens> {
     const { status, envelope } = await options.send(current);
@@ -44,6 +47,7 @@ export function createTokenRefresher(options: TokenRefresherOptions) {
     }
     if (isTransient(status)) throw new PortcullisError(envelope as Envelope, status);
     const error = new SessionEndedError(envelope as Envelope, status);
+    ended = { accessToken: current.accessToken, error };
     // Someone may have logged in again meanwhile; only the pair that was refused is dropped.
     const now = await store.get();
     if (now && now.refreshToken === current.refreshToken) {
@@ -66,6 +70,7 @@ export function createTokenRefresher(options: TokenRefresherOptions) {
      * Rejects with SessionEndedError when the server refuses the refresh.
      */
     async renew(usedAccessToken: string): Promise<Tokens | null> {
+      if (ended && ended.accessToken === usedAccessToken) throw ended.error;
       if (inFlight) return inFlight;
       const current = await store.get();
       // Checked again: another caller may have started a refresh while the store was read.

@@ -21,3 +21,12 @@ export function buildEnvelope<T>(code: number, message: string, data: T | undefi
   envelope.isSuccess = isSuccessCode(code);
   return envelope;
 }
+
+/**
+ * The envelope as JSON text around `dataJson` (already serialized, or undefined to leave `data`
+ * out), in the same key order as buildEnvelope: the success path writes it without building
+ * and re-walking an object.
+ */
+export function envelopeJson(code: number, message: string, dataJson: string | undefined, traceId: string | undefined, now: Date): string {
+  return `{"code":${code},"message":${JSON.stringify(message)}${dataJson === undefined ? '' : `,"data":${dataJson}`}${traceId ? `,"traceId":${JSON.stringify(traceId)}` : ''},"timestamp":"${utcTimestamp(now)}","isSuccess":${isSuccessCode(code)}}`;
+}

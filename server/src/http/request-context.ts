@@ -12,6 +12,8 @@ export interface RequestInfo {
   timeZone: string;
   ip: string;
   userAgent: string;
+  /** The Authorization header, read with the rest (the gate needs it on most requests). */
+  authorization: string | undefined;
   startedAt: number;
 }
 
@@ -65,6 +67,7 @@ export function resolveRequestInfo(c: Context<HonoEnv>, deps: HostDeps): Request
     timeZone: resolveTimeZone(header('x-timezone'), config.App.DefaultTimeZone),
     ip,
     userAgent: (header('user-agent') ?? '').slice(0, 512),
+    authorization: header('authorization'),
     startedAt: performance.now(),
   };
 }
@@ -78,6 +81,7 @@ export function createRequestContext(c: Context<HonoEnv>, deps: AppDeps, transpo
     timeZone: info.timeZone,
     ip: info.ip,
     userAgent: info.userAgent,
+    authorization: info.authorization,
     headers: c.req.raw.headers,
     transport,
     responseHeaders: {},

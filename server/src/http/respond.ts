@@ -3,9 +3,9 @@ import type { HostDeps } from '../app-deps.js';
 import { errorToEnvelope } from '../errors/to-envelope.js';
 import { trpcCodeOf } from '../errors/trpc-codes.js';
 import { codeMessage } from '../i18n/code-messages.js';
-import { buildEnvelope } from './envelope.js';
+import { envelopeJson } from './envelope.js';
 import type { HonoEnv } from './request-context.js';
-import { toWire } from './serialize.js';
+import { toWireJson } from './serialize.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -26,8 +26,8 @@ function respond(body: string, status: number, traceId: string, extra?: Record<s
 /** Writes a success envelope around `data`, serialized by the shared conventions. */
 export function respondSuccess(c: Context<HonoEnv>, deps: HostDeps, data: unknown, code = 200, headers?: Record<string, string>): Response {
   const info = c.get('info');
-  const envelope = buildEnvelope(code, codeMessage(info.culture, code), toWire(data, { timeZone: info.timeZone }), info.traceId, deps.clock.now());
-  return respond(JSON.stringify(envelope), code, info.traceId, undefined, headers);
+  const body = envelopeJson(code, codeMessage(info.culture, code), toWireJson(data, { timeZone: info.timeZone }), info.traceId, deps.clock.now());
+  return respond(body, code, info.traceId, undefined, headers);
 }
 
 function isTrpcPath(path: string): boolean {

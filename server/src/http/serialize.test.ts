@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatIsoInZone, formatPlainInZone, resolveTimeZone } from './datetime.js';
-import { PlainDateTime, toWire } from './serialize.js';
+import { PlainDateTime, toWire, toWireJson } from './serialize.js';
 
 const utc = { timeZone: 'UTC' };
 
@@ -68,5 +68,41 @@ describe('time zones', () => {
     expect(resolveTimeZone('', 'Europe/Berlin')).toBe('Europe/Berlin');
     expect(resolveTimeZone('x'.repeat(500), 'UTC')).toBe('UTC');
     expect(resolveTimeZone('asia/shanghai', 'UTC')).toBe('Asia/Shanghai');
+  });
+});
+
+describe('toWireJson', () => {
+  const zones = ['UTC', 'Asia/Shanghai', 'America/New_York'];
+  /** A small random value generator (seeded, so failures reproduce). */
+  function generate(seed: number) {
+    let s = seed;
+    const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const leaf = (): unknown => {
+      const k = Math.floor(rnd() * 12);
+      return [null, undefined, true, false, rnd() * 1e6 - 5e5, Math.floor(rnd() * 100), `t"e\\x\n${rnd()}`, 'ünï', BigInt(Math.floor(rnd() * 1e12)) * 1000003n, new Date(Date.UTC(2026, 0, 1) + Math.floor(rnd() * 1e10)), new PlainDateTime(new Date(1e12 + rnd() * 1e10)), NaN][k];
+    };
+    const node = (depth: number): unknown => {
+      if (depth > 3 || rnd() < 0.3) return leaf();
+      if (rnd() < 0.4) return Array.from({ length: Math.floor(rnd() * 4) }, () => node(depth + 1));
+      const o: Record<string, unknown> = {};
+      for (let i = 0; i < Math.floor(rnd() * 5); i++) o[['a', 'B', 'ID', 'userName', 'OAuthProviders', 'x y'][Math.floor(rnd() * 6)]! + i] = node(depth + 1);
+      return o;
+    };
+    return node(0);
+  }
+
+  it('agrees with JSON.stringify(toWire(value)) on random values', () => {
+    for (let seed = 1; seed <= 2000; seed++) {
+      const value = generate(seed);
+      const zone = zones[seed % zones.length]!;
+      const expected = JSON.stringify(toWire(value, { timeZone: zone }));
+      expect(toWireJson(value, { timeZone: zone }), `seed ${seed}`).toBe(expected);
+    }
+  });
+
+  it('agrees on cycles, maps, sets, bytes and keys that collide after camel-casing', () => {
+    const a: Record<string, unknown> = { Name: 'x', name: 'y', list: new Set([1, 2]), bytes: new Uint8Array([1, 2, 3]), map: new Map([['K', 1]]) };
+    a.self = a;
+    expect(toWireJson(a, utc)).toBe(JSON.stringify(toWire(a, utc)));
   });
 });

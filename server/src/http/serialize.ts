@@ -71,3 +71,65 @@ export function toWire(value: unknown, options: SerializeOptions): unknown {
 
   return visit(value);
 }
+
+/**
+ * The same conventions as `toWire`, written straight to JSON text in one pass: the REST facade
+ * answers with this, skipping the intermediate copy and the second walk of JSON.stringify. It
+ * must agree with `JSON.stringify(toWire(value))` for every value (property-tested).
+ */
+export function toWireJson(value: unknown, options: SerializeOptions): string | undefined {
+  const ancestors: object[] = [];
+
+  const write = (v: unknown): string | undefined => {
+    if (v === null || v === undefined) return undefined;
+    switch (typeof v) {
+      case 'string':
+        return JSON.stringify(v);
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'number':
+        return Number.isFinite(v) ? String(v) : undefined;
+      case 'bigint':
+        return `"${v.toString()}"`;
+      case 'function':
+      case 'symbol':
+        return undefined;
+    }
+    const obj = v as object;
+    if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? undefined : `"${formatIsoInZone(obj, options.timeZone)}"`;
+    if (obj instanceof PlainDateTime) return `"${formatPlainInZone(obj.date, options.timeZone)}"`;
+    if (ancestors.includes(obj)) return undefined;
+    ancestors.push(obj);
+    try {
+      if (Array.isArray(obj) || obj instanceof Set) {
+        let out = '[';
+        let first = true;
+        for (const item of obj) {
+          out += `${first ? '' : ','}${write(item) ?? 'null'}`;
+          first = false;
+        }
+        return `${out}]`;
+      }
+      if (obj instanceof Uint8Array) return `"${Buffer.from(obj).toString('base64')}"`;
+      const entries: Iterable<[unknown, unknown]> = obj instanceof Map ? obj.entries() : Object.entries(obj);
+      // Keys are written in order and a later duplicate (after camel-casing) replaces an earlier
+      // one in place, as JSON.stringify of the toWire copy would.
+      const parts = new Map<string, string>();
+      for (const [key, item] of entries) {
+        const json = write(item);
+        if (json !== undefined) parts.set(camelKey(String(key)), json);
+      }
+      let out = '{';
+      let first = true;
+      for (const [key, json] of parts) {
+        out += `${first ? '' : ','}${JSON.stringify(key)}:${json}`;
+        first = false;
+      }
+      return `${out}}`;
+    } finally {
+      ancestors.pop();
+    }
+  };
+
+  return write(value);
+}

@@ -232,6 +232,22 @@ describe('refusals', () => {
     expect(chunked.status).toBe(413);
   });
 
+  it('answers 413 to a large streamed body without resetting the connection', async () => {
+    const chunk = new TextEncoder().encode('x'.repeat(16 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream({
+      pull(controller) {
+        if (sent++ >= 128) return controller.close();
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await server.request('/api/Echo/Thing', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as any).code).toBe(413);
+    // The server is still fine for the next request.
+    expect((await server.request('/api/Echo/Echo?id=1')).status).toBe(200);
+  });
+
   it('answers 415 for a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', '']) {
       const { status, body } = await server.json('/api/Echo/Thing', { method: 'POST', body: 'name=a', headers: type ? { 'content-type': type } : {} });

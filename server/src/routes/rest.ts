@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppDeps } from '../app-deps.js';
 import { appError } from '../errors/app-error.js';
 import { commonErrors } from '../errors/common.js';
-import { isJsonContentType, parseJsonKeepingBigInts, readBodyLimited } from '../http/body.js';
+import { isJsonContentType, parseJsonKeepingBigInts, readBodyLimited, type NodeBodySource } from '../http/body.js';
 import { createRequestContext, type HonoEnv } from '../http/request-context.js';
 import { respondError, respondSuccess } from '../http/respond.js';
 import { createExecutor, type ProcedureLike } from '../rpc/execute.js';
@@ -47,7 +47,7 @@ function queryInput(url: string, entry: RouteEntry, only?: readonly string[]): R
 }
 
 async function bodyInput(c: Context<HonoEnv>, limit: number): Promise<unknown> {
-  const raw = await readBodyLimited(c.req.raw, limit);
+  const raw = await readBodyLimited(c.req.raw, limit, c.env?.incoming as NodeBodySource | undefined);
   if (raw.byteLength === 0) return undefined;
   if (!isJsonContentType(c.req.header('content-type'))) throw appError(commonErrors.UNSUPPORTED_MEDIA_TYPE);
   let text: string;

@@ -10,6 +10,8 @@ export interface RequestContext {
   timeZone: string;
   ip: string;
   userAgent: string;
+  /** The Authorization header of the request, if any. */
+  authorization: string | undefined;
   headers: Headers;
   /** 'rest' for the derived routes, 'trpc' for the typed client at /trpc. */
   transport: 'rest' | 'trpc';

@@ -62,7 +62,7 @@ export const baseProcedure = t.procedure.use(wireOutput);
  * permission code named in meta, read from the authorization snapshot at request time.
  */
 const guard = t.middleware(async ({ ctx, meta, next }) => {
-  const auth = await authenticateToken(ctx, bearerToken(ctx.headers));
+  const auth = await authenticateToken(ctx, bearerToken(ctx.authorization));
   enforceLock(auth, meta);
   if (meta?.permission) await requirePermission(ctx, auth, meta.permission);
   return next({ ctx: { auth } });

@@ -59,6 +59,23 @@ describe('invalidating cache', () => {
     await store.close();
   });
 
+  it('keeps a replaced value on the writing node while other nodes drop theirs', async () => {
+    const { make, store } = setup();
+    const a = make();
+    const b = make();
+    await a.start();
+    await b.start();
+    await a.get('k', ['session:1'], async () => 1);
+    await b.get('k', ['session:1'], async () => 1);
+    await a.replace('k', ['session:1'], 2, 'session:1');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await a.get('k', ['session:1'], async () => 99)).toBe(2);
+    expect(await b.get('k', ['session:1'], async () => 3)).toBe(3);
+    await a.stop();
+    await b.stop();
+    await store.close();
+  });
+
   it('drops entries on other instances sharing the store', async () => {
     const { make, store } = setup();
     const a = make();

@@ -14,9 +14,18 @@ import type { EphemeralStore } from './store.js';
  * - Entries also expire after `ttlMs`, which bounds staleness should a message be lost.
  */
 export interface InvalidatingCache<V> {
-  get(key: string, tags: readonly string[], load: () => Promise<V>): Promise<V>;
+  /**
+   * The cached value, or the loaded one. A hit answers synchronously (no promise is made): it
+   * is on the path of every authenticated request. Callers `await` either way.
+   */
+  get(key: string, tags: readonly string[], load: () => Promise<V>): V | Promise<V>;
   /** Drops entries with the tag on every node; `*` drops everything. */
   invalidate(tag: string): Promise<void>;
+  /**
+   * This node wrote the change and knows the new value: it keeps it (no reload), while every
+   * other node drops its copy of the tag as for `invalidate`.
+   */
+  replace(key: string, tags: readonly string[], value: V, tag: string): Promise<void>;
   /** The shared generation of a tag (0 until first invalidated). */
   generation(tag: string): Promise<number>;
   start(): Promise<void>;
@@ -35,6 +44,8 @@ export interface InvalidatingCacheOptions {
 export function createInvalidatingCache<V>(options: InvalidatingCacheOptions): InvalidatingCache<V> {
   const { store, clock, logger, ttlMs } = options;
   const channel = `${options.name}:invalidate`;
+  // Messages carry the sender, so a node that replaced a value does not drop it on its own echo.
+  const origin = Math.random().toString(36).slice(2);
   const max = options.maxEntries ?? 10_000;
   const entries = new Map<string, { value: V; tags: readonly string[]; expires: number }>();
   let epoch = 0;
@@ -47,29 +58,42 @@ export function createInvalidatingCache<V>(options: InvalidatingCacheOptions): I
   };
 
   return {
-    async get(key, tags, load) {
+    get(key, tags, load) {
       const now = clock.nowMs();
       const hit = entries.get(key);
       if (hit && hit.expires > now) return hit.value;
       const startedAt = epoch;
-      const value = await load();
-      if (epoch === startedAt) {
-        entries.delete(key);
-        if (entries.size >= max) entries.delete(entries.keys().next().value!);
-        entries.set(key, { value, tags, expires: now + ttlMs });
-      }
-      return value;
+      return load().then((value) => {
+        if (epoch === startedAt) {
+          entries.delete(key);
+          if (entries.size >= max) entries.delete(entries.keys().next().value!);
+          entries.set(key, { value, tags, expires: now + ttlMs });
+        }
+        return value;
+      });
     },
     async invalidate(tag) {
       drop(tag);
       await store.incrementCounter(`${options.name}:gen:${tag}`);
-      await store.publish(channel, tag);
+      await store.publish(channel, `${origin} ${tag}`);
+    },
+    async replace(key, tags, value, tag) {
+      // Same as an invalidation for everyone else; here the drop also voids loads in flight
+      // (the epoch), then the known value is kept.
+      drop(tag);
+      entries.set(key, { value, tags, expires: clock.nowMs() + ttlMs });
+      await store.incrementCounter(`${options.name}:gen:${tag}`);
+      await store.publish(channel, `${origin}:replace ${tag}`);
     },
     generation: (tag) => store.getCounter(`${options.name}:gen:${tag}`),
     async start() {
-      unsubscribe = await store.subscribe(channel, (tag) => {
+      unsubscribe = await store.subscribe(channel, (message) => {
         try {
-          drop(tag);
+          const space = message.indexOf(' ');
+          const from = message.slice(0, space);
+          // Our own replace already holds the new value; everything else is dropped.
+          if (from === `${origin}:replace`) return;
+          drop(message.slice(space + 1));
         } catch (error) {
           logger.warn('cache invalidation failed', { cache: options.name, error });
         }

@@ -21,8 +21,9 @@ export interface AuditEntry {
   at: Date;
 }
 
-export async function writeAudit(db: Executor, ids: IdGenerator, entry: AuditEntry): Promise<void> {
-  await db.insert(auditEntries).values({
+/** The audit row of an entry (for callers that write it together with other rows). */
+export function auditRow(ids: IdGenerator, entry: AuditEntry): typeof auditEntries.$inferInsert {
+  return {
     id: ids.next(),
     tenantId: entry.tenantId,
     userId: entry.userId ?? null,
@@ -34,5 +35,9 @@ export async function writeAudit(db: Executor, ids: IdGenerator, entry: AuditEnt
     ipAddress: entry.ip,
     traceId: entry.traceId,
     createdTime: entry.at,
-  });
+  };
+}
+
+export async function writeAudit(db: Executor, ids: IdGenerator, entry: AuditEntry): Promise<void> {
+  await db.insert(auditEntries).values(auditRow(ids, entry));
 }

@@ -5,7 +5,7 @@ import { writeLoginLog } from './login-log.js';
 /**
  * Subscribers of the authentication events: one login-log row per attempt (SPEC: failed logins
  * are written to the login log; successes are recorded with the session) and the audit entries
- * the spec names (TokenRefreshed, TenantSwitched, PasswordChanged).
+ * the spec names (TenantSwitched, PasswordChanged; TokenRefreshed is written with the refresh).
  */
 export function registerAuthHandlers(deps: AppDeps): void {
   const { db, ids, clock, events } = deps;
@@ -23,10 +23,8 @@ export function registerAuthHandlers(deps: AppDeps): void {
   events.on('AuthLogout', async (e) => {
     await writeLoginLog(db, ids, { userId: e.userId, userName: e.userName, tenantId: e.tenantId, sessionId: e.sessionId, result: 'Logout', message: 'Logged out', request: e.request, at: at() });
   });
-  events.on('TokenRefreshed', async (e) => {
-    await writeLoginLog(db, ids, { userId: e.userId, userName: e.userName, tenantId: e.tenantId, sessionId: e.sessionId, result: 'TokenRefreshed', message: 'Access token refreshed', request: e.request, at: at() });
-    await writeAudit(db, ids, { action: 'TokenRefreshed', tenantId: e.tenantId, userId: e.userId, targetType: 'Session', targetId: String(e.sessionId), ip: e.request.ip, traceId: e.request.traceId, at: at() });
-  });
+  // TokenRefreshed: its audit entry and login-log row are written by the refresh statement
+  // itself (session-service.ts), atomically with the rotation.
   events.on('TenantSwitched', async (e) => {
     const message = e.toTenantId === 0n ? 'Entered the platform state' : `Switched to tenant ${e.toTenantId}`;
     await writeLoginLog(db, ids, { userId: e.userId, userName: e.userName, tenantId: e.toTenantId, sessionId: e.sessionId, result: 'TenantSwitched', message, request: e.request, at: at() });

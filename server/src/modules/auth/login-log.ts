@@ -1,4 +1,5 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { loginLogs } from '../../../../db/schema/index.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { IdGenerator } from '../../infra/ids.js';
@@ -33,18 +34,14 @@ export function deviceOf(request: RequestFacts): string {
 /**
  * A successful login is risky when it comes from a device or a network none of the user's last
  * 50 successful logins came from. The very first login has nothing to compare with: not risky.
+ * Computed inside the INSERT (one statement per attempt, on the login path).
  */
-async function isRisky(db: Executor, userId: bigint, request: RequestFacts): Promise<boolean> {
-  const previous = await db
-    .select({ device: loginLogs.deviceFingerprint, location: loginLogs.loginLocation })
-    .from(loginLogs)
-    .where(and(eq(loginLogs.userId, userId), eq(loginLogs.result, LoginResult.Success)))
-    .orderBy(desc(loginLogs.loginTime))
-    .limit(50);
-  if (previous.length === 0) return false;
-  const device = deviceOf(request);
-  const network = networkOf(request.ip);
-  return !previous.some((p) => p.device === device) || !previous.some((p) => p.location === network);
+function riskExpression(userId: bigint, device: string, network: string) {
+  return sql<boolean>`(select case when count(*) = 0 then false
+      else count(*) filter (where r.device_fingerprint = ${device}) = 0 or count(*) filter (where r.login_location = ${network}) = 0 end
+    from (select ${loginLogs.deviceFingerprint} as device_fingerprint, ${loginLogs.loginLocation} as login_location from ${loginLogs}
+          where ${loginLogs.userId} = ${userId} and ${loginLogs.result} = ${LoginResult.Success}
+          order by ${loginLogs.loginTime} desc limit 50) as r)`;
 }
 
 export interface LoginLogEntry {
@@ -59,11 +56,24 @@ export interface LoginLogEntry {
   at: Date;
 }
 
-/** Writes one row per attempt; success rows get the risk flag. */
-export async function writeLoginLog(db: Executor, ids: IdGenerator, entry: LoginLogEntry): Promise<{ isRiskLogin: boolean }> {
-  const ua = parseUserAgent(entry.request.userAgent);
-  const isRiskLogin = entry.result === 'Success' && entry.userId !== null ? await isRisky(db, entry.userId, entry.request) : false;
-  await db.insert(loginLogs).values({
+/** The columns of a login-log row that come from the request (where, from what device). */
+export function requestColumns(request: RequestFacts) {
+  const ua = parseUserAgent(request.userAgent);
+  return {
+    loginIp: request.ip,
+    loginLocation: networkOf(request.ip),
+    browser: ua.browser.slice(0, 64),
+    operatingSystem: ua.os.slice(0, 64),
+    deviceFingerprint: deviceOf(request).slice(0, 200),
+  };
+}
+
+/** The login-log row of an attempt. */
+function loginLogRow(ids: IdGenerator, entry: LoginLogEntry): PgInsertValue<typeof loginLogs> {
+  const columns = requestColumns(entry.request);
+  const device = columns.deviceFingerprint;
+  const network = columns.loginLocation;
+  return {
     id: ids.next(),
     tenantId: entry.tenantId,
     userId: entry.userId,
@@ -71,15 +81,16 @@ export async function writeLoginLog(db: Executor, ids: IdGenerator, entry: Login
     sessionId: entry.sessionId,
     loginTime: entry.at,
     loginMethod: entry.method,
-    loginIp: entry.request.ip,
-    loginLocation: networkOf(entry.request.ip),
-    browser: ua.browser.slice(0, 64),
-    operatingSystem: ua.os.slice(0, 64),
-    deviceFingerprint: deviceOf(entry.request).slice(0, 200),
+    ...columns,
     result: LoginResult[entry.result],
     message: entry.message,
-    isRiskLogin,
+    isRiskLogin: entry.result === 'Success' && entry.userId !== null ? riskExpression(entry.userId, device, network) : false,
     traceId: entry.request.traceId,
-  });
-  return { isRiskLogin };
+  };
+}
+
+/** Writes one row per attempt; success rows get the risk flag. */
+export async function writeLoginLog(db: Executor, ids: IdGenerator, entry: LoginLogEntry): Promise<{ isRiskLogin: boolean }> {
+  const [row] = await db.insert(loginLogs).values(loginLogRow(ids, entry)).returning({ isRiskLogin: loginLogs.isRiskLogin });
+  return { isRiskLogin: row?.isRiskLogin ?? false };
 }

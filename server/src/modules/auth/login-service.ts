@@ -192,19 +192,24 @@ export function createLoginService(deps: AppDeps) {
 
       const usesDefault = isDefaultPassword(input.password);
       const forceChange = security.mustChangePassword || usesDefault;
-      await db
-        .update(userSecurity)
-        .set({ failedLoginAttempts: 0, lockoutEndTime: null, ...(check.needsRehash ? { passwordHash: await hashPassword(input.password) } : {}) })
-        .where(eq(userSecurity.userId, user.id));
-      await db.update(users).set({ lastLoginTime: now, lastLoginIp: ctx.ip }).where(eq(users.id, user.id));
+      // Only when there is something to reset or re-hash: most logins change nothing here.
+      if (security.failedLoginAttempts !== 0 || security.lockoutEndTime !== null || check.needsRehash) {
+        await db
+          .update(userSecurity)
+          .set({ failedLoginAttempts: 0, lockoutEndTime: null, ...(check.needsRehash ? { passwordHash: await hashPassword(input.password) } : {}) })
+          .where(eq(userSecurity.userId, user.id));
+      }
 
       const isSuperAdmin = (await deps.authz.get(user.id, 0n)).isSuperAdmin;
-      const tenantId = landingTenant(user.tenantId, isSuperAdmin, await availableTenants(db, user.id, isSuperAdmin, now));
+      // Platform accounts and the super-administrator always land in the platform state.
+      const landsOnPlatform = user.tenantId === 0n || isSuperAdmin;
+      const tenantId = landsOnPlatform ? 0n : landingTenant(user.tenantId, isSuperAdmin, await availableTenants(db, user.id, isSuperAdmin, now));
       const { sessionId, token } = await deps.sessions.create({
         user: { userId: user.id, userName: user.userName, email: user.email, phone: user.phone, avatar: user.avatar, securityStamp: security.securityStamp, allowMultiLogin: security.allowMultiLogin, maxLoginDevices: security.maxLoginDevices },
         tenantId,
         method: 'password',
         request: facts,
+        recordLogin: true,
         lockReason: forceChange ? 'PasswordChangeRequired' : undefined,
       });
       if (forceChange) await notifySecurity(deps, { userId: user.id, tenantId, culture: ctx.culture, kind: usesDefault ? 'defaultPassword' : 'changeRequired' });

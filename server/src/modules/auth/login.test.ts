@@ -1,7 +1,7 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginLogs, userSecurity } from '../../../../db/schema/index.js';
+import { loginLogs, users, userSecurity } from '../../../../db/schema/index.js';
 import { bearer, claimsOf, createTestTenant, createTestUser, GOOD_PASSWORD, grantRole, watchCodes } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { LoginResult } from './login-log.js';
@@ -75,6 +75,9 @@ describe('password login', () => {
     expect(claims).not.toHaveProperty('TenantId');
     expect(claims).not.toHaveProperty('permission');
     expect((await server.json('/api/Auth/UserInfo', { headers: bearer(token.accessToken) })).status).toBe(200);
+    const [row] = await server.runtime.deps.db.select().from(users).where(eq(users.id, user.id));
+    expect(row!.lastLoginTime).toBeInstanceOf(Date);
+    expect(row!.lastLoginIp).toMatch(/^10\.9\./);
   });
 
   it('carries one role claim per role, and * only for the super-administrator', async () => {

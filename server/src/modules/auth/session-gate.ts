@@ -16,9 +16,8 @@ export interface AuthContext {
   state: SessionState;
 }
 
-/** The bearer token of a request: the Authorization header (or, for hubs, ?access_token=). */
-export function bearerToken(headers: Headers): string | undefined {
-  const header = headers.get('authorization');
+/** The bearer token of an Authorization header value. */
+export function bearerToken(header: string | null | undefined): string | undefined {
   if (!header) return undefined;
   const space = header.indexOf(' ');
   if (space < 0 || header.slice(0, space).toLowerCase() !== 'bearer') return undefined;
@@ -46,7 +45,8 @@ export async function authenticateToken(ctx: RequestContext, token: string | und
   const claims = asAccessClaims(verified.payload);
   if (!claims) throw appError(authErrors.TOKEN_INVALID);
   const sessionId = BigInt(claims.SessionId);
-  const state = await deps.sessionState.get(sessionId);
+  const cached = deps.sessionState.get(sessionId);
+  const state = cached instanceof Promise ? await cached : cached;
   const now = deps.clock.nowMs();
   if (!state || state.userId !== claims.UserId) throw appError(authErrors.LOGIN_EXPIRED);
   if (state.status !== SessionStatus.Active || state.isDeleted || state.expirationMs <= now) throw appError(authErrors.LOGIN_EXPIRED);
@@ -56,7 +56,7 @@ export async function authenticateToken(ctx: RequestContext, token: string | und
     const reason = state.tenantStatus !== 'Normal' ? state.tenantStatus : state.tenantExpirationMs !== null && state.tenantExpirationMs <= now ? 'Expired' : !state.tenantConfigured ? 'NotConfigured' : undefined;
     if (reason) throw appError(authErrors.TENANT_UNAVAILABLE, { params: { reason } });
   }
-  return { userId: BigInt(state.userId), sessionId, tenantId: BigInt(state.tenantId), claims, state };
+  return { userId: state.ids.userId, sessionId, tenantId: state.ids.tenantId, claims, state };
 }
 
 /** The lock detail the original front end shows on its unlock screen. */
@@ -79,7 +79,8 @@ export async function requirePermission(ctx: RequestContext, auth: AuthContext, 
   // The super-administrator's token carries `*`: a fast path without the snapshot (SPEC rule 3),
   // except inside a tenant, where the edition whitelist still applies.
   if (auth.claims.permission === '*' && auth.tenantId === 0n) return;
-  const snapshot = await ctx.deps.authz.get(auth.userId, auth.tenantId);
+  const pending = ctx.deps.authz.get(auth.userId, auth.tenantId);
+  const snapshot = pending instanceof Promise ? await pending : pending;
   if (allows(snapshot, code)) return;
   const granted = snapshot.permissions.includes('*') || snapshot.permissions.includes(code.toLowerCase());
   throw appError(granted ? authErrors.EDITION_FORBIDS : authErrors.PERMISSION_DENIED, { params: { permission: code } });

@@ -43,17 +43,20 @@ export function createSessionOperations(deps: AppDeps) {
       const userId = BigInt(claims.UserId);
       const sessionId = BigInt(claims.SessionId);
       const facts = requestFacts(ctx, claims.DeviceFingerprint ?? null);
-      const account = await subjectOf(deps, userId);
-      const state = await deps.sessionState.get(sessionId);
+      // The cached session state (the same the gate reads on every request) has the user's
+      // current names, contacts, status and stamp: no query when it is fresh.
+      const cached = deps.sessionState.get(sessionId);
+      const state = cached instanceof Promise ? await cached : cached;
       const failed = async (message: string) => {
-        await events.publish('AuthLoginFailed', { userId, userName: claims.UserName, tenantId: BigInt(state?.tenantId ?? 0), method: 'refresh', result: 'Failed', message, request: facts });
+        await events.publish('AuthLoginFailed', { userId, userName: claims.UserName, tenantId: state?.ids.tenantId ?? 0n, method: 'refresh', result: 'Failed', message, request: facts });
         return appError(authErrors.LOGIN_EXPIRED);
       };
-      if (!account || !account.usable || !state || state.sessionStamp !== account.stamp) throw await failed('Session no longer valid');
-      const result = await sessions.refresh(sessionId, hashRefreshToken(refreshToken), account.subject, claims.DeviceFingerprint ?? null);
+      if (!state || state.userId !== claims.UserId || !state.userEnabled || state.sessionStamp !== state.userStamp) throw await failed('Session no longer valid');
+      const subject = { userId, userName: state.userName, email: state.email, phone: state.phone, avatar: state.avatar };
+      const result = await sessions.refresh(state, hashRefreshToken(refreshToken), subject, claims.DeviceFingerprint ?? null, facts);
       if (result === 'reused') throw await failed('Refresh token reused: session revoked');
       if (result === 'invalid') throw await failed('Refresh token invalid or expired');
-      await events.publish('TokenRefreshed', { userId, userName: claims.UserName, tenantId: BigInt(state.tenantId), sessionId, request: facts });
+      await events.publish('TokenRefreshed', { userId, userName: claims.UserName, tenantId: state.ids.tenantId, sessionId, request: facts });
       return result;
     },
 

@@ -1,10 +1,12 @@
-import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { refreshTokens, userSecurity, userSessions } from '../../../../db/schema/index.js';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { refreshTokens, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
+import { executeRows } from '../../infra/db/rows.js';
 import type { RequestFacts } from './events.js';
 import { parseUserAgent } from './user-agent.js';
-import { SessionStatus, type LockReason } from './session-state.js';
+import { LoginResult, requestColumns } from './login-log.js';
+import { SessionStatus, type LockReason, type SessionState } from './session-state.js';
 import type { LoginToken, TokenSubject } from './tokens.js';
 
 /** The account facts a new session needs. */
@@ -23,6 +25,8 @@ export interface CreateSessionOptions {
   lockReason?: LockReason;
   /** Set for impersonation sessions (short, not refreshable). */
   impersonatorUserId?: bigint;
+  /** A login also records the user's last login time and address, in the same statement. */
+  recordLogin?: boolean;
   lifetimeMs?: number;
 }
 
@@ -109,6 +113,54 @@ export function createSessionService(deps: SessionDeps) {
       const expiration = new Date(now.getTime() + (options.lifetimeMs ?? tokens.refreshLifetimeMs));
       const ua = parseUserAgent(request.userAgent);
       const access = await accessFor(user, sessionId, options.tenantId, request.deviceFingerprint);
+      const row: typeof userSessions.$inferInsert = {
+        id: sessionId,
+        userId: user.userId,
+        tenantId: options.tenantId,
+        currentAccessTokenJti: access.jti,
+        securityStamp: user.securityStamp,
+        deviceType: ua.deviceType,
+        deviceName: ua.deviceName.slice(0, 128),
+        deviceFingerprint: request.deviceFingerprint,
+        browser: ua.browser.slice(0, 64),
+        operatingSystem: ua.os.slice(0, 64),
+        ipAddress: request.ip,
+        loginMethod: options.method,
+        loginTime: now,
+        lastActivityTime: now,
+        expirationTime: expiration,
+        isLocked: options.lockReason !== undefined,
+        lockReason: options.lockReason,
+        impersonatorUserId: options.impersonatorUserId,
+      };
+      const policiesApply = !!request.deviceFingerprint || !user.allowMultiLogin || user.maxLoginDevices > 0;
+      if (!options.impersonatorUserId && !policiesApply) {
+        // Nothing to evict, so nothing to lock or read: the session and its refresh token are
+        // written by one statement (a login runs this path, and every statement costs CPU).
+        const refresh = tokens.newRefreshToken();
+        const refreshExpires = new Date(Math.min(now.getTime() + tokens.refreshLifetimeMs, expiration.getTime()));
+        const inserted = db.$with('inserted_session').as(db.insert(userSessions).values(row).returning({ id: userSessions.id }));
+        // PostgreSQL runs a data-modifying CTE whether or not the main query reads it.
+        const ctes = options.recordLogin
+          ? [inserted, db.$with('touched_user').as(db.update(users).set({ lastLoginTime: now, lastLoginIp: request.ip }).where(eq(users.id, user.userId)).returning({ id: users.id }))]
+          : [inserted];
+        await db
+          .with(...ctes)
+          .insert(refreshTokens)
+          .select(
+            db
+              .select({
+                id: sql`${ids.next()}::bigint`.as('id'),
+                sessionId: inserted.id,
+                tokenHash: sql`${refresh.hash}::varchar`.as('token_hash'),
+                issuedTime: sql`${now.toISOString()}::timestamptz`.as('issued_time'),
+                expiresTime: sql`${refreshExpires.toISOString()}::timestamptz`.as('expires_time'),
+                usedTime: sql`null::timestamptz`.as('used_time'),
+              })
+              .from(inserted),
+          );
+        return { sessionId, token: tokens.loginToken(access, refresh.token) };
+      }
       const sameDevice: bigint[] = [];
       const otherDevices: bigint[] = [];
       const refresh = await db.transaction(async (tx) => {
@@ -128,26 +180,8 @@ export function createSessionService(deps: SessionDeps) {
         }
         await revokeIn(tx, sameDevice, SAME_DEVICE);
         await revokeIn(tx, otherDevices, OTHER_DEVICE);
-        await tx.insert(userSessions).values({
-          id: sessionId,
-          userId: user.userId,
-          tenantId: options.tenantId,
-          currentAccessTokenJti: access.jti,
-          securityStamp: user.securityStamp,
-          deviceType: ua.deviceType,
-          deviceName: ua.deviceName.slice(0, 128),
-          deviceFingerprint: request.deviceFingerprint,
-          browser: ua.browser.slice(0, 64),
-          operatingSystem: ua.os.slice(0, 64),
-          ipAddress: request.ip,
-          loginMethod: options.method,
-          loginTime: now,
-          lastActivityTime: now,
-          expirationTime: expiration,
-          isLocked: options.lockReason !== undefined,
-          lockReason: options.lockReason,
-          impersonatorUserId: options.impersonatorUserId,
-        });
+        await tx.insert(userSessions).values(row);
+        if (options.recordLogin) await tx.update(users).set({ lastLoginTime: now, lastLoginIp: request.ip }).where(eq(users.id, user.userId));
         return options.impersonatorUserId ? '' : newRefreshToken(tx, sessionId, expiration);
       });
       await announceRevoked(user.userId, sameDevice, SAME_DEVICE);
@@ -156,52 +190,74 @@ export function createSessionService(deps: SessionDeps) {
     },
 
     /**
-     * Exchanges a refresh token for a new pair. The session row is locked first (as revocation
-     * and tenant moves lock it), so concurrent refreshes of one session queue there and exactly
-     * one claims the token; presenting a token already used (or replaced) is treated as theft
-     * and ends the session. A session found past its absolute expiry is marked Expired.
+     * Exchanges a refresh token for a new pair, in one statement: the session row is locked
+     * first (the order revocation and tenant moves use), the presented token is spent only if
+     * the session is still Active, unexpired, not an impersonation and in the context the new
+     * token is signed for, and the session's JTI and the new refresh token are written with it.
+     * Of concurrent refreshes exactly one claims the token; presenting a token already used (or
+     * replaced) is treated as theft and ends the session. A session found past its absolute
+     * expiry is marked Expired.
      */
-    async refresh(sessionId: bigint, refreshHash: string, user: TokenSubject, device: string | null): Promise<LoginToken | 'invalid' | 'reused'> {
+    async refresh(state: SessionState, refreshHash: string, user: TokenSubject, device: string | null, request: RequestFacts): Promise<LoginToken | 'invalid' | 'reused'> {
+      const { sessionId, tenantId } = state.ids;
       const now = clock.now();
-      const [current] = await db.select({ tenantId: userSessions.tenantId }).from(userSessions).where(eq(userSessions.id, sessionId));
-      if (!current) return 'invalid';
-      // The roles of the new token, read now: inside the transaction this read would deadlock (see above).
-      const snapshot = await deps.authz.get(user.userId, current.tenantId);
-      const outcome = await db.transaction(async (tx) => {
-        const [session] = await tx.select().from(userSessions).where(eq(userSessions.id, sessionId)).for('update');
-        if (!session || session.status !== SessionStatus.Active || session.isDeleted || session.impersonatorUserId) return 'invalid' as const;
-        if (session.expirationTime <= now) {
-          await tx.update(userSessions).set({ status: SessionStatus.Expired }).where(eq(userSessions.id, sessionId));
-          return 'expired' as const;
-        }
-        const [claimed] = await tx
-          .update(refreshTokens)
-          .set({ usedTime: now })
-          .where(and(eq(refreshTokens.tokenHash, refreshHash), eq(refreshTokens.sessionId, sessionId), isNull(refreshTokens.usedTime), gt(refreshTokens.expiresTime, now)))
-          .returning({ id: refreshTokens.id });
-        if (!claimed) {
-          const [known] = await tx.select({ usedTime: refreshTokens.usedTime }).from(refreshTokens).where(and(eq(refreshTokens.tokenHash, refreshHash), eq(refreshTokens.sessionId, sessionId)));
-          if (!known?.usedTime) return 'invalid' as const;
-          await revokeIn(tx, [sessionId], 'Refresh token reused');
-          return 'reused' as const;
-        }
-        // Cannot happen while tenant moves spend the refresh tokens; refuse rather than sign roles of another context.
-        if (session.tenantId !== current.tenantId) return 'invalid' as const;
-        const access = tokens.issueAccess({ subject: user, sessionId, tenantId: session.tenantId, deviceFingerprint: device, roles: snapshot.roles, isSuperAdmin: snapshot.isSuperAdmin });
-        await tx.update(userSessions).set({ currentAccessTokenJti: access.jti, lastActivityTime: now }).where(eq(userSessions.id, sessionId));
-        return { access, refresh: await newRefreshToken(tx, sessionId, session.expirationTime) };
-      });
-      if (outcome === 'reused') {
-        await announceRevoked(user.userId, [sessionId], 'Refresh token reused');
-        return 'reused';
+      const at = now.toISOString();
+      // The roles of the new token, read before the statement (see the rule above).
+      const snapshot = await deps.authz.get(user.userId, tenantId);
+      const access = tokens.issueAccess({ subject: user, sessionId, tenantId, deviceFingerprint: device, roles: snapshot.roles, isSuperAdmin: snapshot.isSuperAdmin });
+      const fresh = tokens.newRefreshToken();
+      const lifetimeEnd = new Date(now.getTime() + tokens.refreshLifetimeMs).toISOString();
+      // The TokenRefreshed audit entry and login-log row commit with the refresh, exactly once.
+      const log = requestColumns(request);
+      const [row] = await executeRows<{ issued: string | number; status: number | null; expired: boolean | null; usable: boolean | null }>(
+        db,
+        sql`with locked as (
+              select id, status, is_deleted, expiration_time, tenant_id, impersonator_user_id from user_sessions where id = ${sessionId} for update),
+            usable as (
+              select id, expiration_time from locked
+              where status = ${SessionStatus.Active} and not is_deleted and impersonator_user_id is null
+                and expiration_time > ${at}::timestamptz and tenant_id = ${tenantId}),
+            claimed as (
+              update refresh_tokens set used_time = ${at}::timestamptz
+              where token_hash = ${refreshHash} and session_id = (select id from usable) and used_time is null and expires_time > ${at}::timestamptz
+              returning session_id),
+            moved as (
+              update user_sessions set current_access_token_jti = ${access.jti}, last_activity_time = ${at}::timestamptz
+              where id = (select session_id from claimed)
+              returning expiration_time),
+            issued as (
+              insert into refresh_tokens (id, session_id, token_hash, issued_time, expires_time)
+              select ${ids.next()}, ${sessionId}, ${fresh.hash}, ${at}::timestamptz, least(${lifetimeEnd}::timestamptz, expiration_time) from moved
+              returning id),
+            audited as (
+              insert into audit_entries (id, tenant_id, user_id, actor_user_id, action, target_type, target_id, ip_address, trace_id, created_time)
+              select ${ids.next()}, ${tenantId}, ${user.userId}, ${user.userId}, 'TokenRefreshed', 'Session', ${String(sessionId)}, ${request.ip}, ${request.traceId}, ${at}::timestamptz from issued
+              returning id),
+            logged as (
+              insert into login_logs (id, tenant_id, user_id, user_name, session_id, login_time, login_method, login_ip, login_location, browser, operating_system, device_fingerprint, result, message, is_risk_login, trace_id)
+              select ${ids.next()}, ${tenantId}, ${user.userId}, ${user.userName.slice(0, 254)}, ${sessionId}, ${at}::timestamptz, 'refresh', ${log.loginIp}, ${log.loginLocation},
+                     ${log.browser}, ${log.operatingSystem}, ${log.deviceFingerprint}, ${LoginResult.TokenRefreshed}, 'Access token refreshed', false, ${request.traceId} from issued
+              returning id)
+            select (select count(*) from issued) as issued, (select status from locked) as status,
+                   (select expiration_time <= ${at}::timestamptz from locked) as expired, (select count(*) > 0 from usable) as usable`,
+      );
+      if (Number(row?.issued) === 1) {
+        // Only the JTI changed: this node keeps its state (no reload on the next request).
+        await deps.sessionState.rotateJti(state, access.jti);
+        return tokens.loginToken(access, fresh.token);
       }
-      if (outcome === 'expired') {
+      if (row?.status === null || row?.status === undefined) return 'invalid';
+      if (row.status === SessionStatus.Active && row.expired) {
+        await db.update(userSessions).set({ status: SessionStatus.Expired }).where(and(eq(userSessions.id, sessionId), eq(userSessions.status, SessionStatus.Active)));
         await deps.sessionState.invalidateSession(sessionId);
         return 'invalid';
       }
-      if (outcome === 'invalid') return 'invalid';
-      await deps.sessionState.invalidateSession(sessionId);
-      return tokens.loginToken(outcome.access, outcome.refresh);
+      if (!row.usable) return 'invalid';
+      // The session is fine but the token was not claimed: unknown, expired, or already spent.
+      const [known] = await db.select({ usedTime: refreshTokens.usedTime }).from(refreshTokens).where(and(eq(refreshTokens.tokenHash, refreshHash), eq(refreshTokens.sessionId, sessionId)));
+      if (!known?.usedTime) return 'invalid';
+      await revoke(user.userId, [sessionId], 'Refresh token reused');
+      return 'reused';
     },
 
     /** Moves a session to another context with a new token pair (SPEC "Tenant switch"). */

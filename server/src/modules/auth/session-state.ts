@@ -18,6 +18,8 @@ export interface SessionState {
   sessionId: string;
   userId: string;
   tenantId: string;
+  /** The same ids as bigints, parsed once per load rather than on every request. */
+  ids: { sessionId: bigint; userId: bigint; tenantId: bigint };
   status: number;
   isDeleted: boolean;
   jti: string;
@@ -74,6 +76,7 @@ async function load(db: Database, sessionId: bigint): Promise<SessionState | nul
     sessionId: String(s.id),
     userId: String(s.userId),
     tenantId: String(s.tenantId),
+    ids: { sessionId: s.id, userId: s.userId, tenantId: s.tenantId },
     status: s.status,
     isDeleted: s.isDeleted,
     jti: s.currentAccessTokenJti,
@@ -99,9 +102,15 @@ async function load(db: Database, sessionId: bigint): Promise<SessionState | nul
 }
 
 export interface SessionStateService {
-  get(sessionId: bigint): Promise<SessionState | null>;
+  /** Synchronous on a cache hit (every authenticated request asks). */
+  get(sessionId: bigint): SessionState | null | Promise<SessionState | null>;
   /** After any change to the session row (logout, lock, refresh, switch, revoke). */
   invalidateSession(sessionId: bigint | string): Promise<void>;
+  /**
+   * A refresh on this node changed only the session's current JTI: this node keeps its copy
+   * with the new JTI (no reload), the others drop theirs.
+   */
+  rotateJti(state: SessionState, jti: string): Promise<void>;
   /** After a change to the user (stamp, status, profile fields shown in the lock detail). */
   invalidateUser(userId: bigint | string): Promise<void>;
   /** After a change to the tenant (suspension, expiry). */
@@ -114,7 +123,7 @@ export interface SessionStateService {
 export function createSessionStateService(deps: { db: Database; store: EphemeralStore; clock: Clock; logger: Logger }): SessionStateService {
   const cache: InvalidatingCache<SessionState | null> = createInvalidatingCache({ name: 'session', store: deps.store, clock: deps.clock, logger: deps.logger, ttlMs: 60_000 });
   return {
-    async get(sessionId) {
+    get(sessionId) {
       const id = String(sessionId);
       // The user and tenant tags are known only after loading; the cache keeps this same array
       // with the value, so they are added to it in place.
@@ -126,6 +135,8 @@ export function createSessionStateService(deps: { db: Database; store: Ephemeral
       });
     },
     invalidateSession: (id) => cache.invalidate(`session:${id}`),
+    rotateJti: (state, jti) =>
+      cache.replace(state.sessionId, [`session:${state.sessionId}`, `user:${state.userId}`, `tenant:${state.tenantId}`], { ...state, jti }, `session:${state.sessionId}`),
     invalidateUser: (id) => cache.invalidate(`user:${id}`),
     invalidateTenant: (id) => cache.invalidate(`tenant:${id}`),
     start: () => cache.start(),

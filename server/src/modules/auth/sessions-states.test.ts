@@ -140,7 +140,7 @@ describe('a state change reaches the very next request', () => {
       await original(id);
       // After this node's own copy of the broadcast drop has arrived, as on a node it reaches early.
       await new Promise((resolve) => setTimeout(resolve, 25));
-      reloads.push(state.get(BigInt(id)));
+      reloads.push(Promise.resolve(state.get(BigInt(id))));
     };
     return {
       settle: async () => {

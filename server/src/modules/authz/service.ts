@@ -17,7 +17,8 @@ const L1_TTL_MS = 60_000;
 const L2_TTL_MS = 10 * 60_000;
 
 export interface AuthorizationService {
-  get(userId: bigint, tenantId: bigint): Promise<AuthorizationSnapshot>;
+  /** Synchronous on a cache hit (every permission check asks). */
+  get(userId: bigint, tenantId: bigint): AuthorizationSnapshot | Promise<AuthorizationSnapshot>;
   invalidateUser(userId: bigint): Promise<void>;
   invalidateTenant(tenantId: bigint): Promise<void>;
   invalidateAll(): Promise<void>;
