@@ -10,3 +10,4 @@ export { SessionEndedError, type LoggedOutEvent } from './auth/session-ended-err
 export { createStorageTokenStore, LEGACY_TOKEN_KEYS, type StorageLike, type TokenStorageKeys } from './auth/storage-token-store.js';
 export { defaultSleep, retryAfterMs, type Sleep } from './auth/throttle-retry.js';
 export { createMemoryTokenStore, type Tokens, type TokenStore } from './auth/token-store.js';
+export { canonicalQuery, createRequestSigner, escapeDataString, stringToSign, type ContentSignAlgorithm, type RequestSigner, type RequestSignerOptions, type SignatureAlgorithm, type SignInput } from './signing/request-signer.js';

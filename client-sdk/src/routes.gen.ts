@@ -6,6 +6,21 @@ export const routes = {
     "path": "/api/Auth/Captcha",
     "binding": "none"
   },
+  "AuthAppService.ConsumePasswordResetTokenAsync": {
+    "method": "POST",
+    "path": "/api/Auth/ConsumePasswordResetToken",
+    "binding": "body"
+  },
+  "AuthAppService.EmailLoginAsync": {
+    "method": "POST",
+    "path": "/api/Auth/EmailLogin",
+    "binding": "body"
+  },
+  "AuthAppService.EmailLoginCodeAsync": {
+    "method": "POST",
+    "path": "/api/Auth/EmailLoginCode",
+    "binding": "body"
+  },
   "AuthAppService.LockSessionAsync": {
     "method": "POST",
     "path": "/api/Auth/LockSession",
@@ -26,19 +41,54 @@ export const routes = {
     "path": "/api/Auth/Logout",
     "binding": "none"
   },
+  "AuthAppService.CreateOAuthBindTicketAsync": {
+    "method": "POST",
+    "path": "/api/Auth/OAuthBindTicket",
+    "binding": "none"
+  },
+  "AuthAppService.PasswordResetRequestAsync": {
+    "method": "POST",
+    "path": "/api/Auth/PasswordResetRequest",
+    "binding": "body"
+  },
   "AuthAppService.GetPermissionsAsync": {
     "method": "GET",
     "path": "/api/Auth/Permissions",
     "binding": "none"
+  },
+  "AuthAppService.PhoneLoginAsync": {
+    "method": "POST",
+    "path": "/api/Auth/PhoneLogin",
+    "binding": "body"
+  },
+  "AuthAppService.PhoneLoginCodeAsync": {
+    "method": "POST",
+    "path": "/api/Auth/PhoneLoginCode",
+    "binding": "body"
   },
   "AuthAppService.RefreshTokenAsync": {
     "method": "POST",
     "path": "/api/Auth/RefreshToken",
     "binding": "body"
   },
+  "AuthAppService.RegisterAsync": {
+    "method": "POST",
+    "path": "/api/Auth/Register",
+    "binding": "body"
+  },
+  "AuthAppService.ResendEmailVerificationAsync": {
+    "method": "POST",
+    "path": "/api/Auth/ResendEmailVerification",
+    "binding": "body"
+  },
   "AuthAppService.SwitchTenantAsync": {
     "method": "POST",
     "path": "/api/Auth/SwitchTenant",
+    "binding": "body"
+  },
+  "AuthAppService.TwoFactorLoginAsync": {
+    "method": "POST",
+    "path": "/api/Auth/TwoFactorLogin",
     "binding": "body"
   },
   "AuthAppService.UnlockSessionAsync": {
@@ -51,20 +101,485 @@ export const routes = {
     "path": "/api/Auth/UserInfo",
     "binding": "none"
   },
+  "AuthAppService.VerifyEmailAsync": {
+    "method": "POST",
+    "path": "/api/Auth/VerifyEmail",
+    "binding": "body"
+  },
+  "DepartmentAppService.DeleteDepartmentAsync": {
+    "method": "DELETE",
+    "path": "/api/Department/Department",
+    "binding": "query"
+  },
+  "DepartmentAppService.CreateDepartmentAsync": {
+    "method": "POST",
+    "path": "/api/Department/Department",
+    "binding": "body"
+  },
+  "DepartmentAppService.UpdateDepartmentAsync": {
+    "method": "PUT",
+    "path": "/api/Department/Department",
+    "binding": "body"
+  },
+  "DepartmentAppService.UpdateDepartmentStatusAsync": {
+    "method": "PUT",
+    "path": "/api/Department/DepartmentStatus",
+    "binding": "body"
+  },
+  "DepartmentQueryService.GetDepartmentDetailAsync": {
+    "method": "GET",
+    "path": "/api/DepartmentQuery/DepartmentDetail",
+    "binding": "query"
+  },
+  "DepartmentQueryService.GetDepartmentPageAsync": {
+    "method": "POST",
+    "path": "/api/DepartmentQuery/DepartmentPage",
+    "binding": "body"
+  },
+  "DepartmentQueryService.GetDepartmentTreeAsync": {
+    "method": "GET",
+    "path": "/api/DepartmentQuery/DepartmentTree",
+    "binding": "none"
+  },
+  "DepartmentQueryService.GetEnabledDepartmentsAsync": {
+    "method": "GET",
+    "path": "/api/DepartmentQuery/EnabledDepartments",
+    "binding": "none"
+  },
+  "EditionAppService.DeleteEditionAsync": {
+    "method": "DELETE",
+    "path": "/api/Edition/Edition",
+    "binding": "query"
+  },
+  "EditionAppService.CreateEditionAsync": {
+    "method": "POST",
+    "path": "/api/Edition/Edition",
+    "binding": "body"
+  },
+  "EditionAppService.UpdateEditionAsync": {
+    "method": "PUT",
+    "path": "/api/Edition/Edition",
+    "binding": "body"
+  },
+  "EditionQueryService.GetEditionDetailAsync": {
+    "method": "GET",
+    "path": "/api/EditionQuery/EditionDetail",
+    "binding": "query"
+  },
+  "EditionQueryService.GetEditionListAsync": {
+    "method": "GET",
+    "path": "/api/EditionQuery/EditionList",
+    "binding": "none"
+  },
+  "ImpersonationAppService.EndImpersonationAsync": {
+    "method": "POST",
+    "path": "/api/Impersonation/EndImpersonation",
+    "binding": "body"
+  },
+  "ImpersonationAppService.GetImpersonationAsync": {
+    "method": "GET",
+    "path": "/api/Impersonation/Impersonation",
+    "binding": "none"
+  },
+  "ImpersonationAppService.CreateImpersonationAsync": {
+    "method": "POST",
+    "path": "/api/Impersonation/Impersonation",
+    "binding": "body"
+  },
+  "LoginLogQueryService.GetLoginLogPageAsync": {
+    "method": "POST",
+    "path": "/api/LoginLogQuery/LoginLogPage",
+    "binding": "body"
+  },
+  "MenuAppService.DeleteMenuAsync": {
+    "method": "DELETE",
+    "path": "/api/Menu/Menu",
+    "binding": "query"
+  },
+  "MenuAppService.CreateMenuAsync": {
+    "method": "POST",
+    "path": "/api/Menu/Menu",
+    "binding": "body"
+  },
+  "MenuAppService.UpdateMenuAsync": {
+    "method": "PUT",
+    "path": "/api/Menu/Menu",
+    "binding": "body"
+  },
+  "MenuAppService.UpdateMenuStatusAsync": {
+    "method": "PUT",
+    "path": "/api/Menu/MenuStatus",
+    "binding": "body"
+  },
+  "MenuQueryService.GetMenuDetailAsync": {
+    "method": "GET",
+    "path": "/api/MenuQuery/MenuDetail",
+    "binding": "query"
+  },
+  "MenuQueryService.GetMenuListAsync": {
+    "method": "GET",
+    "path": "/api/MenuQuery/MenuList",
+    "binding": "query"
+  },
+  "MenuQueryService.GetMenuPageAsync": {
+    "method": "POST",
+    "path": "/api/MenuQuery/MenuPage",
+    "binding": "body"
+  },
+  "MenuQueryService.GetMenuTreeAsync": {
+    "method": "GET",
+    "path": "/api/MenuQuery/MenuTree",
+    "binding": "none"
+  },
+  "OpenApiAppService.EchoAsync": {
+    "method": "POST",
+    "path": "/api/openapi/Echo",
+    "binding": "body"
+  },
+  "OpenApiAppService.PingAsync": {
+    "method": "GET",
+    "path": "/api/openapi/Ping",
+    "binding": "none"
+  },
+  "PermissionQueryService.GetPermissionsAsync": {
+    "method": "GET",
+    "path": "/api/PermissionQuery/Permissions",
+    "binding": "query"
+  },
+  "PositionAppService.DeletePositionAsync": {
+    "method": "DELETE",
+    "path": "/api/Position/Position",
+    "binding": "query"
+  },
+  "PositionAppService.CreatePositionAsync": {
+    "method": "POST",
+    "path": "/api/Position/Position",
+    "binding": "body"
+  },
+  "PositionAppService.UpdatePositionAsync": {
+    "method": "PUT",
+    "path": "/api/Position/Position",
+    "binding": "body"
+  },
+  "PositionAppService.UpdatePositionStatusAsync": {
+    "method": "PUT",
+    "path": "/api/Position/PositionStatus",
+    "binding": "body"
+  },
+  "PositionQueryService.GetEnabledPositionsAsync": {
+    "method": "GET",
+    "path": "/api/PositionQuery/EnabledPositions",
+    "binding": "none"
+  },
+  "PositionQueryService.GetPositionDetailAsync": {
+    "method": "GET",
+    "path": "/api/PositionQuery/PositionDetail",
+    "binding": "query"
+  },
+  "PositionQueryService.GetPositionPageAsync": {
+    "method": "POST",
+    "path": "/api/PositionQuery/PositionPage",
+    "binding": "body"
+  },
+  "ProfileAppService.DeleteApiCredentialAsync": {
+    "method": "DELETE",
+    "path": "/api/Profile/ApiCredential",
+    "binding": "query"
+  },
+  "ProfileAppService.CreateApiCredentialAsync": {
+    "method": "POST",
+    "path": "/api/Profile/ApiCredential",
+    "binding": "body"
+  },
+  "ProfileAppService.GetApiCredentialsAsync": {
+    "method": "GET",
+    "path": "/api/Profile/ApiCredentials",
+    "binding": "none"
+  },
+  "ProfileAppService.UpdateApiCredentialStatusAsync": {
+    "method": "PUT",
+    "path": "/api/Profile/ApiCredentialStatus",
+    "binding": "body"
+  },
   "ProfileAppService.ChangePasswordAsync": {
     "method": "POST",
     "path": "/api/Profile/ChangePassword",
     "binding": "body"
+  },
+  "ProfileAppService.RotateApiCredentialSecretAsync": {
+    "method": "POST",
+    "path": "/api/Profile/RotateApiCredentialSecret",
+    "binding": "body"
+  },
+  "RoleAppService.BatchUpdateRolePermissionsAsync": {
+    "method": "POST",
+    "path": "/api/Role/BatchUpdateRolePermissions",
+    "binding": "body"
+  },
+  "RoleAppService.DeleteRoleAsync": {
+    "method": "DELETE",
+    "path": "/api/Role/Role",
+    "binding": "query"
+  },
+  "RoleAppService.CreateRoleAsync": {
+    "method": "POST",
+    "path": "/api/Role/Role",
+    "binding": "body"
+  },
+  "RoleAppService.UpdateRoleAsync": {
+    "method": "PUT",
+    "path": "/api/Role/Role",
+    "binding": "body"
+  },
+  "RoleAppService.UpdateRoleDataScopeAsync": {
+    "method": "PUT",
+    "path": "/api/Role/RoleDataScope",
+    "binding": "body"
+  },
+  "RoleAppService.DeleteRoleHierarchyAsync": {
+    "method": "DELETE",
+    "path": "/api/Role/RoleHierarchy",
+    "binding": "query"
+  },
+  "RoleAppService.CreateRoleHierarchyAsync": {
+    "method": "POST",
+    "path": "/api/Role/RoleHierarchy",
+    "binding": "body"
+  },
+  "RoleAppService.DeleteRolePermissionAsync": {
+    "method": "DELETE",
+    "path": "/api/Role/RolePermission",
+    "binding": "query"
+  },
+  "RoleAppService.CreateRolePermissionAsync": {
+    "method": "POST",
+    "path": "/api/Role/RolePermission",
+    "binding": "body"
+  },
+  "RoleAppService.UpdateRolePermissionStatusAsync": {
+    "method": "PUT",
+    "path": "/api/Role/RolePermissionStatus",
+    "binding": "body"
+  },
+  "RoleAppService.UpdateRoleStatusAsync": {
+    "method": "PUT",
+    "path": "/api/Role/RoleStatus",
+    "binding": "body"
+  },
+  "RoleQueryService.GetEnabledRolesAsync": {
+    "method": "GET",
+    "path": "/api/RoleQuery/EnabledRoles",
+    "binding": "none"
+  },
+  "RoleQueryService.GetRoleDataScopeAsync": {
+    "method": "GET",
+    "path": "/api/RoleQuery/RoleDataScope",
+    "binding": "query"
+  },
+  "RoleQueryService.GetRoleDetailAsync": {
+    "method": "GET",
+    "path": "/api/RoleQuery/RoleDetail",
+    "binding": "query"
+  },
+  "RoleQueryService.GetRoleHierarchyAsync": {
+    "method": "GET",
+    "path": "/api/RoleQuery/RoleHierarchy",
+    "binding": "query"
+  },
+  "RoleQueryService.GetRolePageAsync": {
+    "method": "POST",
+    "path": "/api/RoleQuery/RolePage",
+    "binding": "body"
+  },
+  "RoleQueryService.GetRolePermissionsAsync": {
+    "method": "GET",
+    "path": "/api/RoleQuery/RolePermissions",
+    "binding": "query"
   },
   "SystemAppService.GetServerTimeAsync": {
     "method": "GET",
     "path": "/api/System/ServerTime",
     "binding": "none"
   },
+  "TenantAppService.ResumeTenantAsync": {
+    "method": "POST",
+    "path": "/api/Tenant/ResumeTenant",
+    "binding": "body"
+  },
+  "TenantAppService.SuspendTenantAsync": {
+    "method": "POST",
+    "path": "/api/Tenant/SuspendTenant",
+    "binding": "body"
+  },
+  "TenantAppService.DeleteTenantAsync": {
+    "method": "DELETE",
+    "path": "/api/Tenant/Tenant",
+    "binding": "query"
+  },
+  "TenantAppService.CreateTenantAsync": {
+    "method": "POST",
+    "path": "/api/Tenant/Tenant",
+    "binding": "body"
+  },
+  "TenantAppService.UpdateTenantAsync": {
+    "method": "PUT",
+    "path": "/api/Tenant/Tenant",
+    "binding": "body"
+  },
+  "TenantAppService.UpdateTenantStatusAsync": {
+    "method": "PUT",
+    "path": "/api/Tenant/TenantStatus",
+    "binding": "body"
+  },
+  "TenantMemberAppService.RemoveTenantMemberAsync": {
+    "method": "DELETE",
+    "path": "/api/TenantMember/TenantMember",
+    "binding": "query"
+  },
+  "TenantMemberAppService.AddTenantMemberAsync": {
+    "method": "POST",
+    "path": "/api/TenantMember/TenantMember",
+    "binding": "body"
+  },
+  "TenantMemberAppService.UpdateTenantMemberAsync": {
+    "method": "PUT",
+    "path": "/api/TenantMember/TenantMember",
+    "binding": "body"
+  },
+  "TenantMemberQueryService.GetTenantMemberDetailAsync": {
+    "method": "GET",
+    "path": "/api/TenantMemberQuery/TenantMemberDetail",
+    "binding": "query"
+  },
+  "TenantMemberQueryService.GetTenantMemberPageAsync": {
+    "method": "POST",
+    "path": "/api/TenantMemberQuery/TenantMemberPage",
+    "binding": "body"
+  },
   "TenantQueryService.GetMyAvailableTenantsAsync": {
     "method": "GET",
     "path": "/api/TenantQuery/MyAvailableTenants",
     "binding": "none"
+  },
+  "TenantQueryService.GetTenantDetailAsync": {
+    "method": "GET",
+    "path": "/api/TenantQuery/TenantDetail",
+    "binding": "query"
+  },
+  "TenantQueryService.GetTenantPageAsync": {
+    "method": "POST",
+    "path": "/api/TenantQuery/TenantPage",
+    "binding": "body"
+  },
+  "UserAppService.DeleteUserAsync": {
+    "method": "DELETE",
+    "path": "/api/User/User",
+    "binding": "query"
+  },
+  "UserAppService.CreateUserAsync": {
+    "method": "POST",
+    "path": "/api/User/User",
+    "binding": "body"
+  },
+  "UserAppService.UpdateUserAsync": {
+    "method": "PUT",
+    "path": "/api/User/User",
+    "binding": "body"
+  },
+  "UserAppService.UpdateUserStatusAsync": {
+    "method": "PUT",
+    "path": "/api/User/UserStatus",
+    "binding": "body"
+  },
+  "UserDepartmentAppService.DeleteUserDepartmentAsync": {
+    "method": "DELETE",
+    "path": "/api/UserDepartment/UserDepartment",
+    "binding": "query"
+  },
+  "UserDepartmentAppService.CreateUserDepartmentAsync": {
+    "method": "POST",
+    "path": "/api/UserDepartment/UserDepartment",
+    "binding": "body"
+  },
+  "UserDepartmentAppService.UpdateUserDepartmentAsync": {
+    "method": "PUT",
+    "path": "/api/UserDepartment/UserDepartment",
+    "binding": "body"
+  },
+  "UserDepartmentAppService.GetUserDepartmentsAsync": {
+    "method": "GET",
+    "path": "/api/UserDepartment/UserDepartments",
+    "binding": "query"
+  },
+  "UserQueryService.GetEnabledUsersAsync": {
+    "method": "GET",
+    "path": "/api/UserQuery/EnabledUsers",
+    "binding": "query"
+  },
+  "UserQueryService.GetUserDetailAsync": {
+    "method": "GET",
+    "path": "/api/UserQuery/UserDetail",
+    "binding": "query"
+  },
+  "UserQueryService.GetUserPageAsync": {
+    "method": "POST",
+    "path": "/api/UserQuery/UserPage",
+    "binding": "body"
+  },
+  "UserRoleAppService.DeleteUserRoleAsync": {
+    "method": "DELETE",
+    "path": "/api/UserRole/UserRole",
+    "binding": "query"
+  },
+  "UserRoleAppService.CreateUserRoleAsync": {
+    "method": "POST",
+    "path": "/api/UserRole/UserRole",
+    "binding": "body"
+  },
+  "UserRoleAppService.UpdateUserRoleAsync": {
+    "method": "PUT",
+    "path": "/api/UserRole/UserRole",
+    "binding": "body"
+  },
+  "UserRoleAppService.GetUserRolesAsync": {
+    "method": "GET",
+    "path": "/api/UserRole/UserRoles",
+    "binding": "query"
+  },
+  "UserRoleAppService.UpdateUserRolesAsync": {
+    "method": "PUT",
+    "path": "/api/UserRole/UserRoles",
+    "binding": "body"
+  },
+  "UserRoleAppService.UpdateUserRoleStatusAsync": {
+    "method": "PUT",
+    "path": "/api/UserRole/UserRoleStatus",
+    "binding": "body"
+  },
+  "UserSecurityAppService.ResetUserPasswordAsync": {
+    "method": "POST",
+    "path": "/api/UserSecurity/ResetUserPassword",
+    "binding": "body"
+  },
+  "UserSecurityAppService.ResetUserTwoFactorAsync": {
+    "method": "POST",
+    "path": "/api/UserSecurity/ResetUserTwoFactor",
+    "binding": "body"
+  },
+  "UserSessionAppService.RevokeUserSessionAsync": {
+    "method": "POST",
+    "path": "/api/UserSession/RevokeUserSession",
+    "binding": "body"
+  },
+  "UserSessionAppService.RevokeUserSessionsAsync": {
+    "method": "POST",
+    "path": "/api/UserSession/RevokeUserSessions",
+    "binding": "body"
+  },
+  "UserSessionQueryService.GetUserSessionsAsync": {
+    "method": "GET",
+    "path": "/api/UserSessionQuery/UserSessions",
+    "binding": "query"
   }
 } as const;
 

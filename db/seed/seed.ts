@@ -7,7 +7,7 @@ import { menus, permissions, rolePermissions, roles, tenants, userRoles, users, 
 import { SEED_MENUS, type SeedMenu } from './menus.js';
 
 /**
- * The idempotent seed: the platform context (tenant 0), the permission catalogue, the
+ * The idempotent seed: the platform context (tenant 0), the default tenant (1), the permission catalogue, the
  * super-administrator role (whose only grant is `*`), the default menus, and the platform
  * super-administrator from SEED_ADMIN_EMAIL / SEED_ADMIN_PASSWORD. Running it again changes
  * nothing that exists (an existing administrator keeps the password it has).
@@ -27,6 +27,7 @@ export interface SeedResult {
 }
 
 export const PLATFORM_TENANT_ID = 0n;
+export const DEFAULT_TENANT_ID = 1n;
 
 async function seedMenus(tx: Parameters<Parameters<Database['transaction']>[0]>[0], ids: IdGenerator, codes: Map<string, bigint>): Promise<void> {
   // A menu naming a code outside the catalogue would be stored ungated: visible to everyone.
@@ -73,6 +74,8 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
   const passwordHash = await options.hashPassword(admin.password);
   return db.transaction(async (tx) => {
     await tx.insert(tenants).values({ id: PLATFORM_TENANT_ID, code: 'platform', name: 'Platform', status: 'Normal', configStatus: 'Configured' }).onConflictDoNothing();
+    // The default tenant: home of self-registered and external-login accounts (Saas__Auth__SelfServiceTenantId).
+    await tx.insert(tenants).values({ id: DEFAULT_TENANT_ID, code: 'default', name: 'Default', status: 'Normal', configStatus: 'Configured' }).onConflictDoNothing();
 
     for (const p of PERMISSION_CATALOGUE) {
       await tx

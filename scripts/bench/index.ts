@@ -5,6 +5,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   login: () => import('./auth.js').then((m) => m.login()),
   userinfo: () => import('./auth.js').then((m) => m.userinfo()),
   refresh: () => import('./auth.js').then((m) => m.refresh()),
+  signed: () => import('./signed.js').then((m) => m.run()),
 };
 
 const name = process.argv[2];

@@ -14,6 +14,7 @@ import type { SessionStateService } from './modules/auth/session-state.js';
 import type { TokenService } from './modules/auth/tokens.js';
 import type { AuthorizationService } from './modules/authz/service.js';
 import type { CodeService } from './modules/verification/codes.js';
+import type { CredentialDirectory } from './modules/credentials/directory.js';
 import type { EphemeralStore } from './stores/store.js';
 
 /** A readiness probe: resolves when the part it checks can serve. */
@@ -60,4 +61,6 @@ export interface AppDeps {
   login: LoginService;
   /** Refresh, logout, lock, unlock, tenant switch. */
   sessionOps: SessionOperations;
+  /** API credentials by AppKey (cached, secrets opened) for the signature check; seals new secrets. */
+  credentials: CredentialDirectory;
 }

@@ -1,7 +1,21 @@
 import { authRouter } from './modules/auth/router.js';
+import { impersonationRouter } from './modules/impersonation/router.js';
+import { loginLogQueryRouter } from './modules/login-log/router.js';
+import { userDepartmentRouter, userQueryRouter, userRoleRouter, userRouter, userSecurityRouter } from './modules/user/router.js';
+import { userSessionQueryRouter, userSessionRouter } from './modules/user-session/router.js';
+import { openApiRouter } from './modules/openapi/router.js';
 import { profileRouter } from './modules/profile/router.js';
 import { systemRouter } from './modules/system/router.js';
 import { tenantQueryRouter } from './modules/tenant/query-router.js';
+import { departmentQueryRouter } from './modules/department/query-router.js';
+import { departmentRouter } from './modules/department/router.js';
+import { menuQueryRouter, menuRouter } from './modules/menu/router.js';
+import { permissionQueryRouter } from './modules/permission/router.js';
+import { positionQueryRouter, positionRouter } from './modules/position/router.js';
+import { roleQueryRouter } from './modules/role/query-router.js';
+import { roleRouter } from './modules/role/router.js';
+import { editionQueryRouter, editionRouter } from './modules/tenant/editions.js';
+import { tenantMemberQueryRouter, tenantMemberRouter, tenantRouter } from './modules/tenant/router.js';
 import type { ServiceRouteOptions } from './routes/derive.js';
 import { router } from './rpc/trpc.js';
 
@@ -11,9 +25,36 @@ import { router } from './rpc/trpc.js';
  */
 export const appRouter = router({
   AuthAppService: authRouter,
+  OpenApiAppService: openApiRouter,
   ProfileAppService: profileRouter,
   SystemAppService: systemRouter,
   TenantQueryService: tenantQueryRouter,
+  // Issue 6, users, sessions, login log and impersonation (modules/{user,user-session,login-log,impersonation}).
+  UserQueryService: userQueryRouter,
+  UserAppService: userRouter,
+  UserSecurityAppService: userSecurityRouter,
+  UserRoleAppService: userRoleRouter,
+  UserDepartmentAppService: userDepartmentRouter,
+  UserSessionQueryService: userSessionQueryRouter,
+  UserSessionAppService: userSessionRouter,
+  LoginLogQueryService: loginLogQueryRouter,
+  ImpersonationAppService: impersonationRouter,
+  // Issue 6, tenants, editions, memberships, roles, catalogue, departments, positions, menus
+  // (modules/{tenant,role,permission,department,position,menu}).
+  TenantAppService: tenantRouter,
+  EditionAppService: editionRouter,
+  EditionQueryService: editionQueryRouter,
+  TenantMemberAppService: tenantMemberRouter,
+  TenantMemberQueryService: tenantMemberQueryRouter,
+  RoleAppService: roleRouter,
+  RoleQueryService: roleQueryRouter,
+  PermissionQueryService: permissionQueryRouter,
+  DepartmentAppService: departmentRouter,
+  DepartmentQueryService: departmentQueryRouter,
+  PositionAppService: positionRouter,
+  PositionQueryService: positionQueryRouter,
+  MenuAppService: menuRouter,
+  MenuQueryService: menuQueryRouter,
 });
 
 export type AppRouter = typeof appRouter;
@@ -21,4 +62,6 @@ export type AppRouter = typeof appRouter;
 /** Class-level route templates (the spec fixes the authentication service to "Auth"). */
 export const serviceRoutes: Record<string, ServiceRouteOptions> = {
   AuthAppService: { route: 'Auth' },
+  // The signed self-test endpoints: /api/openapi/Ping and /api/openapi/Echo (SPEC).
+  OpenApiAppService: { route: 'openapi' },
 };

@@ -16,6 +16,10 @@ import { buildOpenApiDocument } from './routes/openapi.js';
 import { createRestFacade } from './routes/rest.js';
 import { buildRouteTable, type RouteEntry } from './routes/table.js';
 import { GUARD } from './rpc/trpc.js';
+import { appError } from './errors/app-error.js';
+import { commonErrors } from './errors/common.js';
+import { createOpenApiGate, signedRequestOf } from './modules/openapi/gate.js';
+import { createOAuthWeb } from './modules/oauth/web.js';
 
 /**
  * tRPC answers some refusals (wrong content type, unknown procedure) before it builds a context,
@@ -64,7 +68,15 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
   const table = buildRouteTable(api.router, api.services);
   assertGuarded(api.router, table);
   const rest = createRestFacade(api.router, table, deps);
-  const app = createHost(deps, rest.handle);
+  // The signature check (OpenApiSecurity) sits in front of the facade; when it is off, the
+  // facade is served as it is.
+  const gate = deps.config.OpenApiSecurity.IsEnabled ? createOpenApiGate(deps) : undefined;
+  const facade = gate ? gate.wrap(rest.handle) : rest.handle;
+  // The OAuth browser redirects (plain routes, not procedures) answer first: a browser cannot sign them.
+  const oauth = createOAuthWeb(deps);
+  const app = createHost(deps, (c) => oauth.handle(c) ?? facade(c));
+  // Protected prefixes outside /api (the front door serves /api itself, before any middleware).
+  if (gate?.outsideApi) app.use('*', gate.middleware);
   let document: unknown;
   const openApi = () => (document ??= buildOpenApiDocument(table, { title: API_TITLE, version: deps.config.App.Version }));
 
@@ -72,9 +84,12 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
 
   app.all('/trpc/*', async (c) => {
     let request = c.req.raw;
+    const signed = gate && signedRequestOf(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       try {
-        const body = await readBodyLimited(request, deps.config.App.MaxRequestBodyBytes);
+        const limit = deps.config.App.MaxRequestBodyBytes;
+        if (signed?.body && signed.body.byteLength > limit) throw appError(commonErrors.BODY_TOO_LARGE, { params: { limit } });
+        const body = signed?.body ?? (await readBodyLimited(request, limit));
         const headers = new Headers(request.headers);
         // A mutation without input may come with no body and no content type; tRPC needs one.
         if (!headers.has('content-type') && body.byteLength === 0) headers.set('content-type', 'application/json');
@@ -89,7 +104,11 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
       router: api.router,
       allowBatching: true,
       maxBatchSize: 20,
-      createContext: () => createRequestContext(c, deps, 'trpc'),
+      createContext: () => {
+        const ctx = createRequestContext(c, deps, 'trpc');
+        if (signed) ctx.signed = signed;
+        return ctx;
+      },
       responseMeta({ errors, ctx, info }) {
         // tRPC would answer 500 for a business error; the envelope's status is the truth. A
         // batch answers one status only when every call failed with it; a batch with mixed

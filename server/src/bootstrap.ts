@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { seedDatabase } from '../../db/seed/seed.js';
 import type { AppDeps } from './app-deps.js';
 import { createApp, type ApiDefinition } from './app.js';
@@ -15,8 +14,9 @@ import { createLogger, type Logger } from './infra/logger.js';
 import { hashPassword } from './infra/password.js';
 import type { AppEvents } from './app-events.js';
 import { createEventBus } from './infra/events.js';
-import { createOutboxTransport } from './infra/messaging/outbox.js';
+import { checkMessagingConfig, createMessageTransport } from './infra/messaging/select.js';
 import { registerAuthHandlers } from './modules/auth/handlers.js';
+import { registerImpersonationHandlers } from './modules/impersonation/handlers.js';
 import { createLoginService } from './modules/auth/login-service.js';
 import { createSessionOperations } from './modules/auth/session-operations.js';
 import { createSessionService } from './modules/auth/session-service.js';
@@ -24,7 +24,10 @@ import { createCodeService } from './modules/verification/codes.js';
 import { createSessionStateService } from './modules/auth/session-state.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createAuthorizationService } from './modules/authz/service.js';
+import { resolveCredentialKeys } from './config/credential-keys.js';
+import { createCredentialDirectory } from './modules/credentials/directory.js';
 import { createStore } from './stores/index.js';
+import { syncOAuthButtons } from './modules/oauth/buttons.js';
 
 export interface BootOptions {
   clock?: Clock;
@@ -76,17 +79,21 @@ function deferredIds(): { ids: IdGenerator; set(generator: IdGenerator): void } 
  */
 export async function boot(config: AppConfig, options: BootOptions = {}): Promise<Runtime> {
   checkProductionSecrets(config);
+  checkMessagingConfig(config);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ level: config.App.LogLevel });
   const jwtSecret = await resolveJwtSecret(config);
   const resolved: AppConfig = { ...config, Jwt: { ...config.Jwt, SecretKey: jwtSecret } };
+  const credentialKeys = await resolveCredentialKeys(config);
   const maintenance = new MaintenanceSwitch(config.App.MaintenanceMode, config.App.MaintenanceRetryAfterSeconds);
   const database = await openConfiguredDatabase(config);
   const store = createStore(config, clock, logger);
   const idHolder = deferredIds();
+  const messages = createMessageTransport(config, { clock });
   const authz = createAuthorizationService({ db: database.db, store, clock, logger });
   const sessionState = createSessionStateService({ db: database.db, store, clock, logger });
-  await Promise.all([authz.start(), sessionState.start()]);
+  const credentials = createCredentialDirectory({ db: database.db, store, clock, logger, keys: credentialKeys.keys, currentKeyId: credentialKeys.currentId });
+  await Promise.all([authz.start(), sessionState.start(), credentials.start()]);
   const base = {
     config: resolved,
     logger,
@@ -104,15 +111,17 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     tokens: createTokenService(resolved.Jwt, clock),
     sessionState,
     events: createEventBus<AppEvents>(logger),
-    messages: createOutboxTransport({ dir: path.join(config.App.DataDir, 'outbox'), clock }),
+    messages,
     // Codes are stored as HMACs under a key derived from the JWT secret (never the secret itself).
     codes: createCodeService(store, `codes:${jwtSecret}`),
+    credentials,
   };
   // Services that need the others are attached once the rest exists.
   const deps = { ...base, sessions: createSessionService(base) } as unknown as AppDeps;
   deps.login = createLoginService(deps);
   deps.sessionOps = createSessionOperations(deps);
   registerAuthHandlers(deps);
+  registerImpersonationHandlers(deps);
   const { app, table } = createApp(deps, options.api);
 
   let releaseNode = async () => {};
@@ -131,6 +140,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
         hashPassword,
       });
       if (seeded.createdAdmin) logger.info('seeded the platform administrator', { email: config.Saas.Seed.AdminEmail });
+      await syncOAuthButtons({ db: database.db, config, logger });
     },
   }).then(
     (result) => {
@@ -154,9 +164,10 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     close: async () => {
       await ready.catch(() => undefined);
       await releaseNode();
-      await Promise.all([authz.stop(), sessionState.stop()]);
+      await Promise.all([authz.stop(), sessionState.stop(), credentials.stop()]);
       await store.close();
       await database.close();
+      messages.close();
     },
   };
 }

@@ -30,6 +30,47 @@ const stringList = (fallback: string[]) =>
     return v;
   }, z.array(z.string())).default(fallback);
 
+/** An empty environment value (`Mail__Host=`) means unset. */
+const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
+
+export const OAUTH_PROVIDER_TYPES = ['github', 'google', 'microsoft-entra-id', 'gitlab', 'oidc'] as const;
+const OAUTH_PROVIDER_KEYS = ['Type', 'Enabled', 'DisplayName', 'Provider', 'ClientId', 'ClientSecret', 'Scopes', 'Issuer', 'Tenant', 'BaseUrl', 'AuthorizationEndpoint', 'TokenEndpoint', 'UserInfoEndpoint', 'ApiBaseUrl'];
+
+/**
+ * One external identity provider. `Provider` is the identity namespace stored with linked
+ * accounts (default: the entry's name), so two entries (login modes) can share one provider.
+ * The endpoint keys override a fixed-endpoint provider's addresses (GitHub Enterprise, a
+ * sovereign cloud, a proxy); keys are matched case-insensitively like every other key.
+ */
+const oauthProvider = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [OAUTH_PROVIDER_KEYS.find((n) => n.toLowerCase() === k.toLowerCase()) ?? k, x])) : v),
+  z
+    .object({
+      Type: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(OAUTH_PROVIDER_TYPES)),
+      Enabled: bool(true),
+      DisplayName: z.string().optional(),
+      Provider: z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/).optional(),
+      ClientId: z.string().min(1),
+      ClientSecret: blankAsUnset(z.string().optional()),
+      Scopes: stringList([]),
+      /** Generic OpenID Connect: the issuer whose discovery document gives the endpoints. */
+      Issuer: z.string().url().optional(),
+      /** Microsoft Entra ID tenant (common, organizations, consumers or a tenant id). */
+      Tenant: z.string().default('common'),
+      /** GitLab: the instance (default https://gitlab.com). */
+      BaseUrl: z.string().url().optional(),
+      AuthorizationEndpoint: z.string().url().optional(),
+      TokenEndpoint: z.string().url().optional(),
+      UserInfoEndpoint: z.string().url().optional(),
+      /** GitHub: the REST API (default https://api.github.com; GitHub Enterprise: https://<host>/api/v3). */
+      ApiBaseUrl: z.string().url().optional(),
+    })
+    .superRefine((p, ctx) => {
+      if (p.Type === 'oidc' && !p.Issuer) ctx.addIssue({ code: 'custom', path: ['Issuer'], message: 'an oidc provider needs its Issuer' });
+      if ((p.Type === 'github' || p.Type === 'google') && !p.ClientSecret) ctx.addIssue({ code: 'custom', path: ['ClientSecret'], message: `a ${p.Type} provider needs its ClientSecret` });
+    }),
+);
+
 export const SUPPORTED_CULTURES = ['zh-CN', 'zh-TW', 'en-US', 'ja-JP', 'ko-KR', 'de-DE', 'hi-IN'] as const;
 export type Culture = (typeof SUPPORTED_CULTURES)[number];
 
@@ -111,12 +152,72 @@ export const configSchema = z.object({
       TotpIssuer: z.string().default('Portcullis'),
       /** Failed unlocks that end a locked session. */
       UnlockMaxAttempts: int(5, 1, 100),
+      /** Self-service features (issue 5); production needs a mail (SMS) transport for each enabled one. */
+      EmailCodeLoginEnabled: bool(true),
+      PhoneCodeLoginEnabled: bool(true),
+      RegistrationEnabled: bool(true),
+      PasswordResetEnabled: bool(true),
+      /** Home tenant of self-registered and external-login accounts (the seeded default tenant is 1). */
+      SelfServiceTenantId: int(1, 1),
+      /** Front-end pages the mailed links open; `?token=` is appended (inside the fragment when the URL has one). */
+      PasswordResetUrl: z.string().url().default('http://localhost:7777/#/auth/reset-password'),
+      EmailVerificationUrl: z.string().url().default('http://localhost:7777/#/auth/verify-email'),
+    }),
+    Impersonation: section({
+      /** Lifetime of an impersonation session (never refreshable). */
+      SessionMinutes: int(30, 1, 1440),
     }),
     Seed: section({
       AdminEmail: z.string().default('admin@portcullis.local'),
       AdminPassword: z.string().default('Portcullis@123'),
       AdminUserName: z.string().default('superadmin'),
     }),
+  }),
+  /** SMTP for e-mail; unset Host means the outbox (development and tests only). */
+  Mail: section({
+    Host: blankAsUnset(z.string().optional()),
+    Port: int(587, 1, 65535),
+    /** TLS from the first byte (port 465); otherwise STARTTLS when offered. */
+    Secure: bool(false),
+    /** Refuse to send unless STARTTLS succeeds. */
+    RequireTls: bool(false),
+    User: blankAsUnset(z.string().optional()),
+    Password: blankAsUnset(z.string().optional()),
+    From: z.string().default('Portcullis <no-reply@portcullis.local>'),
+    TimeoutSeconds: int(10, 1, 300),
+  }),
+  /** SMS through an HTTP provider (JSON POST); unset Url means the outbox (development and tests only). */
+  Sms: section({
+    Url: blankAsUnset(z.string().url().optional()),
+    /** Sent as `Authorization: Bearer <key>`. */
+    ApiKey: blankAsUnset(z.string().optional()),
+    From: blankAsUnset(z.string().optional()),
+    TimeoutSeconds: int(10, 1, 300),
+  }),
+  /** External login (arctic): providers keyed by name (`OAuth__Providers__<name>__Type`, ...). */
+  OAuth: section({
+    /** The front-end page that receives the result in its URL fragment. */
+    FrontendCallbackUrl: z.string().url().default('http://localhost:7777/#/auth/oauth-callback'),
+    /** Domain of the placeholder e-mail of an external account whose provider e-mail is taken or unverified. */
+    PlaceholderEmailDomain: z.string().regex(/^[a-z0-9.-]+$/).default('external.local'),
+    /** Seconds the provider may take to answer the token and profile requests. */
+    TimeoutSeconds: int(10, 1, 120),
+    Providers: z
+      .preprocess(
+        (v) => {
+          if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+          // Names are case-insensitive: `GitHub` and `github` are one entry, their keys merged.
+          const out: Record<string, unknown> = {};
+          for (const [k, x] of Object.entries(v)) {
+            const name = k.toLowerCase();
+            const prev = out[name];
+            out[name] = prev && typeof prev === 'object' && x && typeof x === 'object' ? { ...prev, ...x } : x;
+          }
+          return out;
+        },
+        z.record(z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'provider names are letters, digits, ".", "_" or "-"'), oauthProvider),
+      )
+      .default({}),
   }),
   OpenApiSecurity: section({
     IsEnabled: bool(false),
@@ -131,6 +232,26 @@ export const configSchema = z.object({
     DefaultContentSignatureAlgorithm: z.enum(['SHA256', 'SHA512', 'MD5']).default('SHA256'),
     AllowLegacySignatureAlgorithms: bool(false),
     MaxRequestBodySize: int(2 * 1024 * 1024, 1),
+    /** Encrypt the answer to an encrypted request even without X-Encrypt-Response (the original's deployed setting). */
+    EncryptResponseByDefaultWhenRequestEncrypted: bool(false),
+  }),
+  Security: section({
+    /**
+     * Keys that encrypt API credential secrets at rest (AES-256-GCM): key id -> 32 random bytes
+     * in Base64 (`Security__CredentialKeys__<id>`). Old keys stay listed so their rows still
+     * decrypt; new secrets use `CredentialKeyId`. Ids are case-insensitive (kept lower-case).
+     */
+    CredentialKeys: z
+      .preprocess(
+        (v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.toLowerCase(), x])) : v),
+        z.record(
+          z.string().regex(/^[a-z0-9._-]{1,32}$/, 'key ids are 1-32 letters, digits, ".", "_" or "-"'),
+          z.string().trim().regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes in Base64'),
+        ),
+      )
+      .default({}),
+    /** The key that encrypts new secrets; optional when exactly one key is configured. */
+    CredentialKeyId: z.string().trim().toLowerCase().optional(),
   }),
 });
 

@@ -17,6 +17,17 @@ export class PlainDateTime {
   }
 }
 
+/**
+ * JSON text written verbatim, not re-serialized (the signed Echo answers the exact bytes it
+ * received). The text must already be valid JSON; the facade parsed it before.
+ */
+export class RawJson {
+  constructor(readonly json: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.json);
+  }
+}
+
 export interface SerializeOptions {
   timeZone: string;
 }
@@ -50,6 +61,7 @@ export function toWire(value: unknown, options: SerializeOptions): unknown {
     const obj = v as object;
     if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? undefined : formatIsoInZone(obj, options.timeZone);
     if (obj instanceof PlainDateTime) return formatPlainInZone(obj.date, options.timeZone);
+    if (obj instanceof RawJson) return obj.toJSON();
     // A reference back to an object being written is a cycle: it is left out, not followed.
     if (ancestors.includes(obj)) return undefined;
     ancestors.push(obj);
@@ -98,6 +110,7 @@ export function toWireJson(value: unknown, options: SerializeOptions): string | 
     const obj = v as object;
     if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? undefined : `"${formatIsoInZone(obj, options.timeZone)}"`;
     if (obj instanceof PlainDateTime) return `"${formatPlainInZone(obj.date, options.timeZone)}"`;
+    if (obj instanceof RawJson) return obj.json;
     if (ancestors.includes(obj)) return undefined;
     ancestors.push(obj);
     try {

@@ -74,6 +74,7 @@ function operation(entry: RouteEntry): Json {
   }
   if (anonymous) notes.push('Anonymous.');
   if (entry.meta.allowWhileLocked) notes.push('Allowed while the session is locked.');
+  if (entry.meta.allowOutsideTenant) notes.push("Allowed after the session's tenant stopped being available to the user.");
   if (notes.length) op.description = notes.join('\n\n');
 
   if (entry.input) {

@@ -6,6 +6,7 @@ import { commonErrors } from '../errors/common.js';
 import { isJsonContentType, parseJsonKeepingBigInts, readBodyLimited, type NodeBodySource } from '../http/body.js';
 import { createRequestContext, type HonoEnv } from '../http/request-context.js';
 import { respondError, respondSuccess } from '../http/respond.js';
+import type { SignedRequest } from '../modules/openapi/types.js';
 import { createExecutor, type ProcedureLike } from '../rpc/execute.js';
 import type { RouteEntry } from './table.js';
 
@@ -46,8 +47,9 @@ function queryInput(url: string, entry: RouteEntry, only?: readonly string[]): R
   return out;
 }
 
-async function bodyInput(c: Context<HonoEnv>, limit: number): Promise<unknown> {
-  const raw = await readBodyLimited(c.req.raw, limit, c.env?.incoming as NodeBodySource | undefined);
+async function bodyInput(c: Context<HonoEnv>, limit: number, preread?: Uint8Array): Promise<unknown> {
+  if (preread && preread.byteLength > limit) throw appError(commonErrors.BODY_TOO_LARGE, { params: { limit } });
+  const raw = preread ?? (await readBodyLimited(c.req.raw, limit, c.env?.incoming as NodeBodySource | undefined));
   if (raw.byteLength === 0) return undefined;
   if (!isJsonContentType(c.req.header('content-type'))) throw appError(commonErrors.UNSUPPORTED_MEDIA_TYPE);
   let text: string;
@@ -84,7 +86,11 @@ export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: A
   return {
     /** Whether a path belongs to the facade (used to answer 404 for unknown /api paths). */
     has: (path: string) => byPath.has(path.toLowerCase()),
-    handle: async (c: Context<HonoEnv>): Promise<Response> => {
+    /**
+     * Serves one request. `signed` comes from the signature check of a protected path: the body
+     * it has already read (the stream cannot be read twice) and the signer, for the procedure.
+     */
+    handle: async (c: Context<HonoEnv>, signed?: SignedRequest): Promise<Response> => {
       let path = c.req.path;
       if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
       const routes = byPath.get(path.toLowerCase());
@@ -100,11 +106,12 @@ export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: A
       }
       const { entry, invoke } = hit;
       const ctx = createRequestContext(c, deps, 'rest');
+      if (signed) ctx.signed = signed;
       try {
         let input: unknown;
         if (entry.binding === 'query') input = queryInput(c.req.url, entry);
         else if (entry.binding === 'body') {
-          input = await bodyInput(c, deps.config.App.MaxRequestBodyBytes);
+          input = await bodyInput(c, deps.config.App.MaxRequestBodyBytes, signed?.body);
           if (entry.queryKeys.length > 0) {
             // Scalars bound to the query string are never taken from the body (SPEC Errors rule 7).
             const fromQuery = queryInput(c.req.url, entry, entry.queryKeys);

@@ -1,6 +1,7 @@
 import type { Culture } from '../config/schema.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AuthContext } from '../modules/auth/session-gate.js';
+import type { SignedRequest } from '../modules/openapi/types.js';
 
 /** What every procedure sees about the request it serves. */
 export interface RequestContext {
@@ -19,4 +20,6 @@ export interface RequestContext {
   responseHeaders: Record<string, string>;
   /** Set by the gate on authenticated procedures. */
   auth?: AuthContext;
+  /** Set on protected paths by the signature check (OpenApiSecurity): the signer and the body it covered. */
+  signed?: SignedRequest;
 }

@@ -24,6 +24,11 @@ export interface RouteMeta {
    * under the named lock (password change under PasswordChangeRequired).
    */
   allowWhileLocked?: true | 'ScreenLock' | 'PasswordChangeRequired';
+  /**
+   * Reachable when the session's tenant is no longer open to the user (suspended, expired,
+   * membership ended), so the client can still log out, list its tenants and switch away.
+   */
+  allowOutsideTenant?: true;
   /** Envelope code of a success (201 for creations that say so). */
   successCode?: 200 | 201 | 202;
   summary?: string;

@@ -4,7 +4,7 @@ import { trpcCodeOf } from '../errors/trpc-codes.js';
 import { toWire } from '../http/serialize.js';
 import type { RequestContext } from './context.js';
 import { TRPC_ONLY } from './execute.js';
-import { authenticateToken, bearerToken, enforceLock, requirePermission } from '../modules/auth/session-gate.js';
+import { authenticateToken, bearerToken, enforceLock, enforceTenant, requirePermission } from '../modules/auth/session-gate.js';
 
 /** Marks the guard middleware, so the route table can prove every non-anonymous procedure has it. */
 export const GUARD = Symbol('guard');
@@ -58,11 +58,12 @@ export const publicProcedure = t.procedure.use(wireOutput).meta({ auth: 'anonymo
 export const baseProcedure = t.procedure.use(wireOutput);
 
 /**
- * The gate of every non-anonymous procedure: authentication, the session lock, and the
+ * The gate of every non-anonymous procedure: authentication, the session's tenant, the lock, and the
  * permission code named in meta, read from the authorization snapshot at request time.
  */
 const guard = t.middleware(async ({ ctx, meta, next }) => {
   const auth = await authenticateToken(ctx, bearerToken(ctx.authorization));
+  enforceTenant(auth, meta, ctx.deps.clock.nowMs());
   enforceLock(auth, meta);
   if (meta?.permission) await requirePermission(ctx, auth, meta.permission);
   return next({ ctx: { auth } });

@@ -6,7 +6,8 @@ import type { IdGenerator } from '../../infra/ids.js';
 export type AuditAction =
   | 'TokenRefreshed' | 'PasswordChanged' | 'PasswordReset' | 'MfaBound' | 'MfaUnbound' | 'TenantSwitched'
   | 'SessionRevoked' | 'RefreshTokenReuse' | 'ImpersonationStarted' | 'ImpersonationEnded' | 'ApiCredentialCreated'
-  | 'ApiCredentialRotated' | 'ApiCredentialDeleted' | 'UserCreated' | 'UserDeleted' | 'UserStatusChanged' | 'PasswordResetByAdmin';
+  | 'ApiCredentialRotated' | 'ApiCredentialDeleted' | 'UserCreated' | 'UserDeleted' | 'UserStatusChanged' | 'PasswordResetByAdmin'
+  | 'UserUpdated' | 'UserRoleGranted' | 'UserRoleChanged' | 'UserRoleRevoked' | 'UserDepartmentChanged';
 
 export interface AuditEntry {
   action: AuditAction;

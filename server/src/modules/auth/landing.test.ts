@@ -1,12 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, tenantMemberships, tenants, userSessions } from '../../../../db/schema/index.js';
+import { auditEntries, roles, tenantMemberships, tenants, userRoles, userSessions } from '../../../../db/schema/index.js';
+import { ManualClock } from '../../infra/clock.js';
 import { bearer, claimsOf, createSuperAdmin, createTestTenant, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 
+// Memberships and tenants expire by this clock, which the tests move by hand.
+const clock = new ManualClock(Date.now());
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ config: { Saas: { Auth: { CaptchaEnabled: false } } } });
+  server = await startTestServer({ clock, config: { Saas: { Auth: { CaptchaEnabled: false } } } });
 });
 afterAll(() => server.close());
 
@@ -46,11 +49,11 @@ describe('login landing', () => {
   it('counts only available memberships: not expired, not suspended tenants, not disabled memberships', async () => {
     const good = await createTestTenant(deps());
     const suspended = await createTestTenant(deps(), { status: 'Suspended' });
-    const expired = await createTestTenant(deps(), { expirationTime: new Date(Date.now() - 1000) });
+    const expired = await createTestTenant(deps(), { expirationTime: new Date(clock.nowMs() - 1000) });
     const unconfigured = await createTestTenant(deps(), { configStatus: 'Pending' });
     const lapsedMembership = await createTestTenant(deps());
     const user = await createTestUser(deps(), { tenantId: good, memberOf: [good, suspended, expired, unconfigured] });
-    await deps().db.insert(tenantMemberships).values({ id: deps().ids.next(), tenantId: lapsedMembership, userId: user.id, expirationTime: new Date(Date.now() - 1) });
+    await deps().db.insert(tenantMemberships).values({ id: deps().ids.next(), tenantId: lapsedMembership, userId: user.id, expirationTime: new Date(clock.nowMs() - 1) });
     const token = await loginAs(server, user);
     expect(claimsOf(token.accessToken).TenantId).toBe(String(good));
     const list = (await server.json('/api/TenantQuery/MyAvailableTenants', { headers: bearer(token.accessToken) })).body.data;
@@ -129,5 +132,58 @@ describe('SwitchTenant', () => {
     const res = await server.json('/api/Auth/UserInfo', { headers: { ...bearer(token), 'x-language': 'en-US' } });
     expect(res.status).toBe(403);
     expect(res.body.data).toMatch(/not available: Suspended/);
+  });
+
+  it('ends access when the membership runs out, is disabled or removed, but lets the user log out, list and switch away', async () => {
+    const tenant = await createTestTenant(deps());
+    const user = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });
+    const until = new Date(clock.nowMs() + 60_000);
+    await deps().db.update(tenantMemberships).set({ expirationTime: until }).where(eq(tenantMemberships.userId, user.id));
+    const token = (await loginAs(server, user)).accessToken;
+    const en = { ...bearer(token), 'x-language': 'en-US' };
+    expect((await server.json('/api/Auth/UserInfo', { headers: en })).status).toBe(200);
+    // Nobody invalidates anything: the validity period simply passes.
+    clock.advance(61_000);
+    const refused = await server.json('/api/Auth/UserInfo', { headers: en });
+    expect(refused.status).toBe(403);
+    expect(refused.body.data).toMatch(/not an active member/);
+    expect((await server.json('/api/TenantQuery/MyAvailableTenants', { headers: en })).status).toBe(200);
+    const away = await server.json('/api/Auth/SwitchTenant', { method: 'POST', json: { tenantId: null }, headers: en });
+    expect(away.status).toBe(200);
+    expect(await info(away.body.data.accessToken)).toMatchObject({ isPlatform: true });
+
+    // A membership disabled behind the service's back (no invalidation): refused once the cached state is reloaded.
+    const other = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });
+    const second = (await loginAs(server, other)).accessToken;
+    await deps().db.update(tenantMemberships).set({ status: 'Disabled' }).where(eq(tenantMemberships.userId, other.id));
+    await deps().sessionState.invalidateTenant(tenant);
+    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(second) })).status).toBe(403);
+    expect((await server.json('/api/Auth/Logout', { method: 'POST', json: {}, headers: bearer(second) })).status).toBe(200);
+  });
+
+  it('keeps a membership that has not started yet from opening the tenant, and lets the super-administrator in without one', async () => {
+    const tenant = await createTestTenant(deps());
+    const user = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });
+    const token = (await loginAs(server, user)).accessToken;
+    await deps().db.update(tenantMemberships).set({ effectiveTime: new Date(clock.nowMs() + 3_600_000) }).where(eq(tenantMemberships.userId, user.id));
+    await deps().sessionState.invalidateTenant(tenant);
+    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(token) })).status).toBe(403);
+
+    const admin = (await loginAs(server, await createSuperAdmin(deps()))).accessToken;
+    const inside = await server.json('/api/Auth/SwitchTenant', { method: 'POST', json: { tenantId: String(tenant) }, headers: bearer(admin) });
+    expect(inside.status).toBe(200);
+    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(inside.body.data.accessToken) })).status).toBe(200);
+  });
+
+  it('makes only the platform role a super-administrator, not a tenant role carrying its code', async () => {
+    const tenant = await createTestTenant(deps());
+    const user = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });
+    const roleId = deps().ids.next();
+    await deps().db.insert(roles).values({ id: roleId, tenantId: tenant, roleCode: 'super_admin', roleName: 'Impostor' });
+    await deps().db.insert(userRoles).values({ id: deps().ids.next(), tenantId: tenant, userId: user.id, roleId });
+    await deps().authz.invalidateUser(user.id);
+    expect((await deps().authz.get(user.id, tenant)).isSuperAdmin).toBe(false);
+    const token = (await loginAs(server, user)).accessToken;
+    expect(claimsOf(token)).not.toHaveProperty('permission', '*');
   });
 });

@@ -11,6 +11,8 @@ import type { RequestFacts } from './events.js';
 import { availableTenants, landingTenant } from './landing.js';
 import type { LoginRequest, LoginResponse } from './schemas.js';
 import type { LoginResultName } from './login-log.js';
+import type { LoginToken } from './tokens.js';
+import type { Culture } from '../../config/schema.js';
 import { availableMethods, createTwoFactor, normalizeLoginName, type TwoFactorAccount, type TwoFactorMethodName } from './two-factor.js';
 
 /** An account as login sees it: the user row joined with its security row. */
@@ -135,9 +137,35 @@ export function createLoginService(deps: AppDeps) {
     return password === config.Saas.Seed.AdminPassword || auth.DefaultPasswords.includes(password);
   }
 
+  /**
+   * Lands an authenticated account and starts its session: the end of every login method
+   * (password, one-time codes, external login), so landing, device policies, the forced-change
+   * lock and the success event are the same for all.
+   */
+  async function startSession(account: NonNullable<LoginAccount>, options: { method: string; loginName: string; facts: RequestFacts; culture: Culture; forceChange: boolean; usesDefault?: boolean }): Promise<LoginToken> {
+    const { user, security } = account;
+    const { facts, forceChange } = options;
+    const isSuperAdmin = (await deps.authz.get(user.id, 0n)).isSuperAdmin;
+    // Platform accounts and the super-administrator always land in the platform state.
+    const landsOnPlatform = user.tenantId === 0n || isSuperAdmin;
+    const tenantId = landsOnPlatform ? 0n : landingTenant(user.tenantId, isSuperAdmin, await availableTenants(db, user.id, isSuperAdmin, clock.now()));
+    const { sessionId, token } = await deps.sessions.create({
+      user: { userId: user.id, userName: user.userName, email: user.email, phone: user.phone, avatar: user.avatar, securityStamp: security.securityStamp, allowMultiLogin: security.allowMultiLogin, maxLoginDevices: security.maxLoginDevices },
+      tenantId,
+      method: options.method,
+      request: facts,
+      recordLogin: true,
+      lockReason: forceChange ? 'PasswordChangeRequired' : undefined,
+    });
+    if (forceChange) await notifySecurity(deps, { userId: user.id, tenantId, culture: options.culture, kind: options.usesDefault ? 'defaultPassword' : 'changeRequired' });
+    await events.publish('AuthLoginSucceeded', { userId: user.id, userName: options.loginName, tenantId, sessionId, method: options.method, request: facts });
+    return token;
+  }
+
   return {
     twoFactor,
     recordFailure,
+    startSession,
 
     /** POST /api/Auth/Login: the whole flow of SPEC "Login flow". */
     async login(input: LoginRequest | undefined, ctx: RequestContext): Promise<LoginResponse> {
@@ -200,20 +228,7 @@ export function createLoginService(deps: AppDeps) {
           .where(eq(userSecurity.userId, user.id));
       }
 
-      const isSuperAdmin = (await deps.authz.get(user.id, 0n)).isSuperAdmin;
-      // Platform accounts and the super-administrator always land in the platform state.
-      const landsOnPlatform = user.tenantId === 0n || isSuperAdmin;
-      const tenantId = landsOnPlatform ? 0n : landingTenant(user.tenantId, isSuperAdmin, await availableTenants(db, user.id, isSuperAdmin, now));
-      const { sessionId, token } = await deps.sessions.create({
-        user: { userId: user.id, userName: user.userName, email: user.email, phone: user.phone, avatar: user.avatar, securityStamp: security.securityStamp, allowMultiLogin: security.allowMultiLogin, maxLoginDevices: security.maxLoginDevices },
-        tenantId,
-        method: 'password',
-        request: facts,
-        recordLogin: true,
-        lockReason: forceChange ? 'PasswordChangeRequired' : undefined,
-      });
-      if (forceChange) await notifySecurity(deps, { userId: user.id, tenantId, culture: ctx.culture, kind: usesDefault ? 'defaultPassword' : 'changeRequired' });
-      await events.publish('AuthLoginSucceeded', { userId: user.id, userName: loginName, tenantId, sessionId, method: 'password', request: facts });
+      const token = await startSession(account, { method: 'password', loginName, facts, culture: ctx.culture, forceChange, usesDefault });
       return { requiresTwoFactor: false, token };
     },
   };

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { systemSettings } from '../../../../db/schema/index.js';
 import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
@@ -14,6 +14,9 @@ import {
   refreshTokenRequest, switchTenantRequest, unlockSessionRequest, userInfo,
 } from './schemas.js';
 import { parseTenantTarget } from './session-operations.js';
+import { selfServiceProcedures } from './self-service-router.js';
+import { loginButtons, OAUTH_BUTTONS_KEY } from '../oauth/buttons.js';
+import { refuseWhileImpersonating } from '../impersonation/guard.js';
 
 /** /api/Auth (the service is fixed to the route template "Auth"). */
 
@@ -25,14 +28,17 @@ export const authRouter = router({
     .output(loginConfig)
     .query(async ({ ctx }) => {
       const { db, config } = ctx.deps;
-      const [stored] = await db.select({ value: systemSettings.settingValue }).from(systemSettings).where(eq(systemSettings.settingKey, 'saas.auth.login.methods'));
+      const settings = await db.select({ key: systemSettings.settingKey, value: systemSettings.settingValue }).from(systemSettings).where(inArray(systemSettings.settingKey, ['saas.auth.login.methods', OAUTH_BUTTONS_KEY]));
+      const stored = settings.find((s) => s.key === 'saas.auth.login.methods');
       let methods = config.Saas.Auth.LoginMethods;
       try {
         if (stored) methods = JSON.parse(stored.value) as string[];
       } catch {
         ctx.deps.logger.warn('saas.auth.login.methods is not JSON; using the configured methods');
       }
-      return { loginMethods: methods, oAuthProviders: [], captchaEnabled: config.Saas.Auth.CaptchaEnabled };
+      // Only providers both enabled on the server and stored as buttons (oauth/buttons.ts).
+      const oAuthProviders = loginButtons(config, settings.find((s) => s.key === OAUTH_BUTTONS_KEY)?.value);
+      return { loginMethods: methods, oAuthProviders, captchaEnabled: config.Saas.Auth.CaptchaEnabled };
     }),
 
   GetCaptchaAsync: publicProcedure
@@ -104,17 +110,19 @@ export const authRouter = router({
     }),
 
   SwitchTenantAsync: authedProcedure
-    .meta({ summary: 'Moves the session to a tenant, or to the platform state (null)' })
+    .meta({ summary: 'Moves the session to a tenant, or to the platform state (null)', allowOutsideTenant: true })
     .input(switchTenantRequest)
     .output(loginToken)
     .mutation(({ ctx, input }) => {
+      // An impersonation session is scoped to the tenant it was granted in.
+      refuseWhileImpersonating(ctx.auth);
       const target = parseTenantTarget(input.tenantId);
       if (target === undefined) throw appError(commonErrors.VALIDATION_FAILED, { params: { summary: 'tenantId' }, detail: [{ field: 'tenantId', message: 'not a tenant id' }] });
       return ctx.deps.sessionOps.switchTenant(ctx.auth, target, ctx);
     }),
 
   LogoutAsync: authedProcedure
-    .meta({ summary: 'Ends the session and its tokens', allowWhileLocked: true })
+    .meta({ summary: 'Ends the session and its tokens', allowWhileLocked: true, allowOutsideTenant: true })
     .mutation(({ ctx }) => ctx.deps.sessionOps.logout(ctx.auth, ctx)),
 
   LockSessionAsync: authedProcedure
@@ -126,5 +134,8 @@ export const authRouter = router({
     .meta({ summary: 'Unlocks with the lock password or the account password', allowWhileLocked: true })
     .input(unlockSessionRequest)
     .mutation(({ ctx, input }) => ctx.deps.sessionOps.unlock(ctx.auth, input.password)),
+
+  // One-time-code login, registration, password recovery, the OAuth bind ticket (issue 5).
+  ...selfServiceProcedures,
 });
 

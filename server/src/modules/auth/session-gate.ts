@@ -1,6 +1,7 @@
 import { appError } from '../../errors/app-error.js';
 import type { RequestContext } from '../../rpc/context.js';
 import type { RouteMeta } from '../../rpc/meta.js';
+import { WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
 import { allows } from '../authz/snapshot.js';
 import { authErrors } from './errors.js';
 import { SessionStatus, type SessionState } from './session-state.js';
@@ -52,11 +53,31 @@ export async function authenticateToken(ctx: RequestContext, token: string | und
   if (state.status !== SessionStatus.Active || state.isDeleted || state.expirationMs <= now) throw appError(authErrors.LOGIN_EXPIRED);
   if (state.sessionStamp !== state.userStamp || !state.userEnabled) throw appError(authErrors.LOGIN_EXPIRED);
   if (state.jti !== claims.jti) throw appError(authErrors.TOKEN_INVALID);
-  if (state.tenantStatus !== null) {
-    const reason = state.tenantStatus !== 'Normal' ? state.tenantStatus : state.tenantExpirationMs !== null && state.tenantExpirationMs <= now ? 'Expired' : !state.tenantConfigured ? 'NotConfigured' : undefined;
-    if (reason) throw appError(authErrors.TENANT_UNAVAILABLE, { params: { reason } });
-  }
   return { userId: state.ids.userId, sessionId, tenantId: state.ids.tenantId, claims, state };
+}
+
+/**
+ * 403 when the session's tenant is no longer open to the user: the tenant is suspended, expired,
+ * unconfigured or deleted, or the user's membership was withdrawn or has run out (the
+ * super-administrator enters without one). Procedures marked `allowOutsideTenant` stay reachable
+ * so the client can log out, list its tenants and switch elsewhere.
+ */
+export function enforceTenant(auth: AuthContext, meta: RouteMeta | undefined, now: number): void {
+  const { state } = auth;
+  if (state.tenantStatus === null || meta?.allowOutsideTenant) return;
+  const reason = tenantRefusal(state, auth.claims.permission === WILDCARD_PERMISSION, now);
+  if (reason === 'NotMember') throw appError(authErrors.TENANT_NOT_MEMBER);
+  if (reason) throw appError(authErrors.TENANT_UNAVAILABLE, { params: { reason } });
+}
+
+function tenantRefusal(state: SessionState, isSuperAdmin: boolean, now: number): string | undefined {
+  if (state.tenantStatus !== 'Normal') return state.tenantStatus ?? undefined;
+  if (state.tenantExpirationMs !== null && state.tenantExpirationMs <= now) return 'Expired';
+  if (!state.tenantConfigured) return 'NotConfigured';
+  if (isSuperAdmin) return undefined;
+  const m = state.membership;
+  if (!m || (m.fromMs !== null && m.fromMs > now) || (m.untilMs !== null && m.untilMs <= now)) return 'NotMember';
+  return undefined;
 }
 
 /** The lock detail the original front end shows on its unlock screen. */
@@ -78,7 +99,7 @@ export function enforceLock(auth: AuthContext, meta: RouteMeta | undefined): voi
 export async function requirePermission(ctx: RequestContext, auth: AuthContext, code: string): Promise<void> {
   // The super-administrator's token carries `*`: a fast path without the snapshot (SPEC rule 3),
   // except inside a tenant, where the edition whitelist still applies.
-  if (auth.claims.permission === '*' && auth.tenantId === 0n) return;
+  if (auth.claims.permission === WILDCARD_PERMISSION && auth.tenantId === 0n) return;
   const pending = ctx.deps.authz.get(auth.userId, auth.tenantId);
   const snapshot = pending instanceof Promise ? await pending : pending;
   if (allows(snapshot, code)) return;

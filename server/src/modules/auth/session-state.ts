@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { tenants, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
+import { tenantMemberships, tenants, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
 import type { Clock } from '../../infra/clock.js';
 import type { Database } from '../../infra/db/client.js';
 import type { Logger } from '../../infra/logger.js';
@@ -41,6 +41,13 @@ export interface SessionState {
   tenantStatus: string | null;
   tenantExpirationMs: number | null;
   tenantConfigured: boolean;
+  /**
+   * In a tenant: the validity window of the user's membership there when it is Active and
+   * accepted, null when there is none (the super-administrator enters without one). The gate
+   * compares it with the clock on every request, so a membership that runs out on its own ends
+   * access without anyone invalidating the cache.
+   */
+  membership: { fromMs: number | null; untilMs: number | null } | null;
   impersonatorUserId: string | null;
 }
 
@@ -63,11 +70,16 @@ async function load(db: Database, sessionId: bigint): Promise<SessionState | nul
       tenantExpiration: tenants.expirationTime,
       tenantConfig: tenants.configStatus,
       tenantDeleted: tenants.isDeleted,
+      memberStatus: tenantMemberships.status,
+      memberInvite: tenantMemberships.inviteStatus,
+      memberFrom: tenantMemberships.effectiveTime,
+      memberUntil: tenantMemberships.expirationTime,
     })
     .from(userSessions)
     .innerJoin(users, eq(users.id, userSessions.userId))
     .innerJoin(userSecurity, eq(userSecurity.userId, userSessions.userId))
     .leftJoin(tenants, and(eq(tenants.id, userSessions.tenantId)))
+    .leftJoin(tenantMemberships, and(eq(tenantMemberships.tenantId, userSessions.tenantId), eq(tenantMemberships.userId, userSessions.userId)))
     .where(eq(userSessions.id, sessionId));
   if (!row) return null;
   const { s } = row;
@@ -97,6 +109,10 @@ async function load(db: Database, sessionId: bigint): Promise<SessionState | nul
     tenantStatus: inTenant ? (row.tenantDeleted ? 'Deleted' : (row.tenantStatus ?? 'Deleted')) : null,
     tenantExpirationMs: inTenant ? (row.tenantExpiration?.getTime() ?? null) : null,
     tenantConfigured: !inTenant || row.tenantConfig === 'Configured',
+    membership:
+      inTenant && row.memberStatus === 'Active' && row.memberInvite === 'Accepted'
+        ? { fromMs: row.memberFrom?.getTime() ?? null, untilMs: row.memberUntil?.getTime() ?? null }
+        : null,
     impersonatorUserId: s.impersonatorUserId === null ? null : String(s.impersonatorUserId),
   };
 }

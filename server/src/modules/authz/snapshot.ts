@@ -63,7 +63,7 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
     );
   const roleIds = await withInheritedRoles(db, assigned.map((r) => r.id));
   const roleRows = roleIds.length
-    ? await db.select({ id: roles.id, code: roles.roleCode, dataScope: roles.dataScope }).from(roles).where(inArray(roles.id, roleIds))
+    ? await db.select({ id: roles.id, tenantId: roles.tenantId, code: roles.roleCode, dataScope: roles.dataScope }).from(roles).where(inArray(roles.id, roleIds))
     : [];
   const granted = roleIds.length
     ? await db
@@ -84,7 +84,9 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
   }
 
   const [user] = await db.select({ override: users.dataScopeOverride }).from(users).where(eq(users.id, userId));
-  const isSuperAdmin = roleRows.some((r) => r.code.toLowerCase() === SUPER_ADMIN_ROLE);
+  // Only the platform's own role makes a super-administrator: a tenant role that happens to
+  // carry the code (the role API reserves it, but data can come from elsewhere) grants nothing extra.
+  const isSuperAdmin = roleRows.some((r) => r.tenantId === 0n && r.code.toLowerCase() === SUPER_ADMIN_ROLE);
   const codes = new Set(granted.map((g) => g.code.toLowerCase()));
   if (isSuperAdmin) codes.add(WILDCARD_PERMISSION);
   const scopes = new Set<DataScope>(

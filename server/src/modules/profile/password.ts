@@ -10,6 +10,7 @@ import { authErrors } from '../auth/errors.js';
 import { requestFacts } from '../auth/login-service.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import type { AuthContext } from '../auth/session-gate.js';
+import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { notifySecurity } from '../notifications/notify.js';
 
 /**
@@ -20,6 +21,8 @@ import { notifySecurity } from '../notifications/notify.js';
  * PasswordChanged is audited and the user gets a security notice.
  */
 export async function changePassword(deps: AppDeps, ctx: RequestContext, auth: AuthContext, oldPassword: string, newPassword: string): Promise<void> {
+  // Someone acting as the user (impersonation) never changes the user's password.
+  refuseWhileImpersonating(auth);
   const { db, clock, config } = deps;
   const limit = await hitRateLimit(deps.store, `change-password:${auth.userId}`, 5, 60_000);
   if (!limit.allowed) throw appError(authErrors.TOO_MANY_ATTEMPTS, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });

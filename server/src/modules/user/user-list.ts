@@ -5,7 +5,9 @@ import { Gender, UserStatus } from './enums.js';
 /**
  * The users list of UserQuery/UserPage: the fields a caller may filter and sort on, and which
  * of them need a permission. Contact data (e-mail, phone) takes part only for holders of
- * `saas:user:read-contact`; the phone is never searchable by keyword fragments (masked).
+ * `saas:user:read-contact`. A keyword without fields searches the user name, the nick name, the
+ * e-mail and the phone (the last two for holders of that code only); the real name is searched
+ * when asked for by name.
  */
 export const userList = definePagedList({
   fields: {
@@ -14,7 +16,7 @@ export const userList = definePagedList({
     nickName: { column: users.nickName, type: 'string', keyword: true },
     realName: { column: users.realName, type: 'string', keyword: true },
     email: { column: users.email, type: 'string', keyword: true, permission: 'saas:user:read-contact' },
-    phone: { column: users.phone, type: 'string', foldCase: false, permission: 'saas:user:read-contact' },
+    phone: { column: users.phone, type: 'string', foldCase: false, keyword: true, permission: 'saas:user:read-contact' },
     gender: { column: users.gender, type: 'enum', enum: Gender, stored: 'number' },
     status: { column: users.status, type: 'enum', enum: UserStatus },
     country: { column: users.country, type: 'string' },
@@ -25,5 +27,5 @@ export const userList = definePagedList({
   },
   defaultSort: [{ field: 'createdTime', direction: 'Descending' }],
   tieBreaker: users.id,
-  defaultKeywordFields: ['userName', 'nickName', 'realName', 'email'],
+  defaultKeywordFields: ['userName', 'nickName', 'email', 'phone'],
 });

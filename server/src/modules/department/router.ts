@@ -1,0 +1,138 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { departmentHierarchy, departments } from '../../../../db/schema/department.js';
+import type { AppDeps } from '../../app-deps.js';
+import type { PagedRequest } from '../../query/index.js';
+import { authedProcedure, router } from '../../rpc/trpc.js';
+import { zQueryId } from '../../rpc/wire.js';
+import { permission } from '../authz/permission-catalogue.js';
+import { EnableStatus, idOrNull, idOut, nameIn, requireContextUser, type AuthedContext } from '../permission/admin-scope.js';
+import { departmentList } from './department-list.js';
+import { createDepartmentInput, departmentDetail, departmentStatusInput, updateDepartmentInput, type DepartmentItem, type DepartmentTreeNode } from './schemas.js';
+import { createDepartmentService, type DepartmentService } from './service.js';
+import type { Department, DepartmentNode } from './types.js';
+
+const cache = new WeakMap<AppDeps, DepartmentService>();
+/** The department service of a runtime (built once per set of dependencies). */
+export function departmentService(deps: AppDeps): DepartmentService {
+  let s = cache.get(deps);
+  if (!s) cache.set(deps, (s = createDepartmentService(deps)));
+  return s;
+}
+
+export function toDepartmentItem(d: Department): DepartmentItem {
+  return {
+    basicId: idOut(d.id),
+    parentId: idOrNull(d.parentId),
+    departmentName: d.departmentName,
+    departmentCode: d.departmentCode,
+    departmentType: d.departmentType,
+    leaderId: idOrNull(d.leaderId),
+    phone: d.phone,
+    email: d.email,
+    address: d.address,
+    status: nameIn(EnableStatus, d.status, 'Disabled'),
+    sort: d.sort,
+    remark: d.remark,
+    version: d.version,
+    createdTime: d.createdTime,
+    createdBy: idOrNull(d.createdBy),
+    modifiedTime: d.modifiedTime,
+    modifiedBy: idOrNull(d.modifiedBy),
+  };
+}
+
+export function toTreeNode(node: DepartmentNode): DepartmentTreeNode {
+  return { ...toDepartmentItem(node), children: node.children.map(toTreeNode) };
+}
+
+/** One department with its path from the root (the closure's self pair). */
+export async function departmentDetailOf(deps: AppDeps, tenantId: bigint, id: bigint) {
+  const row = await departmentService(deps).get(tenantId, id);
+  const [self] = await deps.db
+    .select({ path: departmentHierarchy.path, pathName: departmentHierarchy.pathName })
+    .from(departmentHierarchy)
+    .where(and(eq(departmentHierarchy.tenantId, tenantId), eq(departmentHierarchy.ancestorId, id), eq(departmentHierarchy.descendantId, id)));
+  return { ...toDepartmentItem(row), path: self?.path, pathName: self?.pathName };
+}
+
+/** 0 and null both mean "no parent" (the original sends either for a root). */
+const parentOf = (id: bigint | null | undefined) => (id === undefined ? undefined : id === null || id === 0n ? null : id);
+
+const actor = (ctx: AuthedContext) => ({ tenantId: ctx.auth.tenantId, actorId: ctx.auth.userId });
+
+/**
+ * /api/Department: the department tree of the caller's context, over the department service
+ * (closure maintained in the same transaction; moves under a descendant refused).
+ */
+export const departmentRouter = router({
+  CreateDepartmentAsync: authedProcedure
+    .meta({ permission: permission('saas:department:create'), summary: 'Adds a department (under parentId, or as a root)' })
+    .input(createDepartmentInput)
+    .output(departmentDetail)
+    .mutation(async ({ ctx, input }) => {
+      const { tenantId, actorId } = actor(ctx);
+      if (input.leaderId) await requireContextUser(ctx.deps.db, tenantId, input.leaderId);
+      const { parentId, ...fields } = input;
+      const row = await departmentService(ctx.deps).create({ ...fields, tenantId, actorId, parentId: parentOf(parentId) ?? null });
+      return departmentDetailOf(ctx.deps, tenantId, row.id);
+    }),
+
+  UpdateDepartmentAsync: authedProcedure
+    .meta({ permission: permission('saas:department:update'), summary: 'Changes a department; a new parentId moves it with its subtree (not under itself or a descendant)' })
+    .input(updateDepartmentInput)
+    .output(departmentDetail)
+    .mutation(async ({ ctx, input }) => {
+      const { tenantId, actorId } = actor(ctx);
+      if (input.leaderId) await requireContextUser(ctx.deps.db, tenantId, input.leaderId);
+      const { basicId, version, parentId, ...fields } = input;
+      await departmentService(ctx.deps).update({ ...fields, tenantId, id: basicId, parentId: parentOf(parentId), expectedVersion: version, actorId });
+      return departmentDetailOf(ctx.deps, tenantId, basicId);
+    }),
+
+  UpdateDepartmentStatusAsync: authedProcedure
+    .meta({ permission: permission('saas:department:status'), summary: 'Enables or disables a department' })
+    .input(departmentStatusInput)
+    .output(departmentDetail)
+    .mutation(async ({ ctx, input }) => {
+      const { tenantId, actorId } = actor(ctx);
+      await departmentService(ctx.deps).update({ tenantId, id: input.basicId, status: input.status, expectedVersion: input.version, actorId });
+      return departmentDetailOf(ctx.deps, tenantId, input.basicId);
+    }),
+
+  DeleteDepartmentAsync: authedProcedure
+    .meta({ permission: permission('saas:department:delete'), summary: 'Deletes a department without sub-departments (soft delete)' })
+    .input(z.object({ id: zQueryId() }))
+    .output(z.boolean())
+    .mutation(async ({ ctx, input }) => {
+      const { tenantId, actorId } = actor(ctx);
+      await departmentService(ctx.deps).remove(tenantId, input.id, actorId);
+      return true;
+    }),
+});
+
+/** The paged list of DepartmentQuery/DepartmentPage. */
+export async function departmentPageOf(deps: AppDeps, tenantId: bigint, request: PagedRequest, filters: { status?: string | null; parentId?: bigint | null }, can: (code: string) => boolean) {
+  const result = await departmentList.run(deps.db, {
+    request,
+    base: and(
+      eq(departments.tenantId, tenantId),
+      eq(departments.isDeleted, false),
+      filters.status ? eq(departments.status, filters.status) : undefined,
+      filters.parentId ? eq(departments.parentId, filters.parentId) : undefined,
+    ),
+    can,
+    select: (q) => q.select().from(departments).$dynamic(),
+  });
+  return { ...result, items: result.items.map(toDepartmentItem) };
+}
+
+/** Enabled departments of the tenant, flat, for pickers. */
+export async function enabledDepartmentsOf(deps: AppDeps, tenantId: bigint) {
+  const rows = await deps.db
+    .select()
+    .from(departments)
+    .where(and(eq(departments.tenantId, tenantId), eq(departments.isDeleted, false), eq(departments.status, 'Enabled')))
+    .orderBy(asc(departments.sort), asc(departments.departmentName), asc(departments.id));
+  return rows.map((d) => ({ basicId: idOut(d.id), parentId: idOrNull(d.parentId), departmentName: d.departmentName, departmentCode: d.departmentCode, sort: d.sort }));
+}

@@ -1,0 +1,21 @@
+import { appError } from '../../errors/app-error.js';
+import type { AuthContext } from '../auth/session-gate.js';
+import { impersonationErrors } from './errors.js';
+
+/** Whether the calling session is an impersonation session (someone acting as this user). */
+export function isImpersonating(auth: Pick<AuthContext, 'state'>): boolean {
+  return auth.state.impersonatorUserId !== null;
+}
+
+/**
+ * Refuses (403) what an impersonation session must not do (SPEC "Impersonation"): password
+ * change, MFA reset, permission changes, deletion, key regeneration and further impersonation.
+ * Call it first thing in such an operation:
+ *
+ * ```ts
+ * .mutation(({ ctx, input }) => { refuseWhileImpersonating(ctx.auth); ... })
+ * ```
+ */
+export function refuseWhileImpersonating(auth: Pick<AuthContext, 'state'>): void {
+  if (isImpersonating(auth)) throw appError(impersonationErrors.REFUSED_WHILE_IMPERSONATING);
+}

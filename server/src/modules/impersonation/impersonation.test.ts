@@ -1,0 +1,173 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEntries, refreshTokens, tenantMemberships, userSessions } from '../../../../db/schema/index.js';
+import { ManualClock } from '../../infra/clock.js';
+import { claimsOf, createSuperAdmin, createTestTenant, createTestUser, GOOD_PASSWORD, loginAs } from '../../testing/auth-fixtures.js';
+import type { TestServer } from '../../testing/harness.js';
+import { ADMIN_CODES, adminApi, grantScopedRole, member, startAdminServer, tenantAdmin, tenantWithAdmin } from '../user/admin-test-kit.js';
+
+const clock = new ManualClock(Date.now());
+let server: TestServer;
+beforeAll(async () => {
+  server = await startAdminServer({ clock });
+});
+afterAll(() => server.close());
+
+const deps = () => server.runtime.deps;
+const MINUTE = 60_000;
+
+describe('impersonation', () => {
+  it('starts a separate, flagged, 30-minute session without a refresh token, and ends it', async () => {
+    const { tenantId, user: admin, api, token: adminToken } = await tenantWithAdmin(server);
+    const bob = await member(deps(), tenantId, { nickName: 'Bob' });
+    const started = await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id), reason: 'ticket 42' });
+    expect(started.status).toBe(200);
+    const data = started.body.data;
+    expect(data).toMatchObject({ userId: String(bob.id), userName: bob.userName, tenantId: String(tenantId), impersonatorUserId: String(admin.id) });
+    expect(data.token).toMatchObject({ refreshToken: '', tokenType: 'Bearer', expiresIn: 1800 });
+    const as = adminApi(server, data.token.accessToken);
+    expect(claimsOf(data.token.accessToken)).toMatchObject({ UserId: String(bob.id), TenantId: String(tenantId), SessionId: data.sessionId });
+    expect((await as.get('/api/Auth/UserInfo')).body.data).toMatchObject({ id: String(bob.id), isImpersonating: true });
+    expect((await as.get('/api/Impersonation/Impersonation')).body.data).toMatchObject({ isImpersonating: true, impersonatorUserId: String(admin.id), userId: String(bob.id) });
+    expect((await api.get('/api/Impersonation/Impersonation')).body.data).toMatchObject({ isImpersonating: false });
+
+    const [session] = await deps().db.select().from(userSessions).where(eq(userSessions.id, BigInt(data.sessionId)));
+    expect(session).toMatchObject({ impersonatorUserId: admin.id, loginMethod: 'impersonation', userId: bob.id });
+    expect(session!.expirationTime.getTime()).toBe(clock.nowMs() + 30 * MINUTE);
+    expect(await deps().db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, session!.id))).toEqual([]);
+    const [audit] = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ImpersonationStarted'), eq(auditEntries.targetId, data.sessionId)));
+    expect(audit).toMatchObject({ tenantId, userId: bob.id, actorUserId: admin.id, detail: expect.objectContaining({ reason: 'ticket 42' }) });
+    // The administrator's own session is untouched; the impersonated user's list shows the session flagged.
+    const sessions = (await api.get('/api/UserSessionQuery/UserSessions', { userId: bob.id })).body.data;
+    expect(sessions).toEqual([expect.objectContaining({ sessionId: data.sessionId, isImpersonation: true })]);
+
+    expect((await as.post('/api/Impersonation/EndImpersonation')).status).toBe(200);
+    expect((await as.get('/api/Auth/UserInfo')).status).toBe(401);
+    expect((await adminApi(server, adminToken).get('/api/Auth/UserInfo')).status).toBe(200);
+    const [ended] = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ImpersonationEnded'), eq(auditEntries.targetId, data.sessionId)));
+    expect(ended).toMatchObject({ tenantId, userId: bob.id, actorUserId: admin.id });
+    expect((await api.post('/api/Impersonation/EndImpersonation')).status).toBe(422);
+  });
+
+  it('cannot be refreshed and ends after the configured lifetime', async () => {
+    const { tenantId, api } = await tenantWithAdmin(server);
+    const bob = await member(deps(), tenantId);
+    const data = (await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).body.data;
+    const refresh = await server.json('/api/Auth/RefreshToken', { method: 'POST', json: { accessToken: data.token.accessToken, refreshToken: 'x'.repeat(43) } });
+    expect(refresh.status).toBe(401);
+    clock.advance(29 * MINUTE);
+    expect((await adminApi(server, data.token.accessToken).get('/api/Auth/UserInfo')).status).toBe(200);
+    clock.advance(2 * MINUTE);
+    expect((await adminApi(server, data.token.accessToken).get('/api/Auth/UserInfo')).status).toBe(401);
+  });
+
+  it('is ended by the impersonator from its own session, and audited when the impersonation session logs out', async () => {
+    const { tenantId, api } = await tenantWithAdmin(server);
+    const bob = await member(deps(), tenantId);
+    const first = (await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).body.data;
+    expect((await api.post('/api/Impersonation/EndImpersonation', { sessionId: first.sessionId })).status).toBe(200);
+    expect((await adminApi(server, first.token.accessToken).get('/api/Auth/UserInfo')).status).toBe(401);
+    expect((await api.post('/api/Impersonation/EndImpersonation', { sessionId: first.sessionId })).status).toBe(404);
+
+    const second = (await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).body.data;
+    expect((await adminApi(server, second.token.accessToken).post('/api/Auth/Logout')).status).toBe(200);
+    const ended = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ImpersonationEnded'), eq(auditEntries.targetId, second.sessionId)));
+    expect(ended).toHaveLength(1);
+    expect(ended[0]?.detail).toMatchObject({ reason: 'logout' });
+    // Someone else's impersonation session cannot be ended by id.
+    const third = (await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).body.data;
+    const other = await tenantAdmin(server, tenantId);
+    expect((await other.api.post('/api/Impersonation/EndImpersonation', { sessionId: third.sessionId })).status).toBe(404);
+  });
+
+  it('refuses oneself, a super-administrator, a disabled user, a non-member, and without the permission', async () => {
+    const { tenantId, user: admin, api } = await tenantWithAdmin(server);
+    const start = (userId: bigint, extra: Record<string, unknown> = {}) => api.post('/api/Impersonation/Impersonation', { userId: String(userId), ...extra });
+    expect((await start(admin.id)).status).toBe(422);
+    const root = await createSuperAdmin(deps());
+    await deps().db.insert(tenantMemberships).values({ id: deps().ids.next(), tenantId, userId: root.id });
+    // Hidden from the tenant's administrators (the same answer as a non-member) ...
+    expect((await start(root.id)).status).toBe(422);
+    // ... and refused by name to another super-administrator.
+    const rootApi = adminApi(server, (await loginAs(server, await createSuperAdmin(deps()))).accessToken);
+    const superRefused = await rootApi.post('/api/Impersonation/Impersonation', { userId: String(root.id) });
+    expect(superRefused.status).toBe(422);
+    expect(superRefused.body.data).toMatch(/super-administrator cannot be impersonated/);
+    const disabled = await member(deps(), tenantId, { status: 'Disabled' });
+    expect((await start(disabled.id)).status).toBe(422);
+    const stranger = await member(deps(), await createTestTenant(deps()));
+    const notMember = await start(stranger.id);
+    expect(notMember.status).toBe(422);
+    expect(notMember.body.data).toMatch(/not an available member/);
+    expect((await start(123n)).body.data).toBe(notMember.body.data);
+    // A member whose membership has run out.
+    const lapsed = await member(deps(), tenantId);
+    await deps().db.update(tenantMemberships).set({ expirationTime: new Date(clock.nowMs() - MINUTE) }).where(eq(tenantMemberships.userId, lapsed.id));
+    expect((await start(lapsed.id)).status).toBe(422);
+
+    const plain = await tenantAdmin(server, tenantId, { codes: ['saas:user:read'] });
+    const denied = await plain.api.post('/api/Impersonation/Impersonation', { userId: String(disabled.id) });
+    expect(denied.status).toBe(403);
+    expect(denied.body.data).toContain('saas:impersonation:start');
+  });
+
+  it('refuses a user holding more than the caller, and another tenant without cross-tenant', async () => {
+    const tenantId = await createTestTenant(deps());
+    const limited = await tenantAdmin(server, tenantId, { codes: ['saas:impersonation:start', 'saas:user:read'] });
+    const boss = await member(deps(), tenantId);
+    await grantScopedRole(deps(), boss.id, tenantId, ['saas:user:delete']);
+    const refused = await limited.api.post('/api/Impersonation/Impersonation', { userId: String(boss.id) });
+    expect(refused.status).toBe(403);
+    expect(refused.body.data).toContain('saas:user:delete');
+
+    const elsewhere = await createTestTenant(deps());
+    const visitor = await createTestUser(deps(), { tenantId: elsewhere, memberOf: [elsewhere] });
+    const cross = await limited.api.post('/api/Impersonation/Impersonation', { userId: String(visitor.id), tenantId: String(elsewhere) });
+    expect(cross.status).toBe(403);
+    expect(cross.body.data).toContain('saas:impersonation:cross-tenant');
+    const crossAdmin = await tenantAdmin(server, tenantId, { codes: [...ADMIN_CODES, 'saas:impersonation:cross-tenant'] });
+    const ok = await crossAdmin.api.post('/api/Impersonation/Impersonation', { userId: String(visitor.id), tenantId: String(elsewhere) });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.tenantId).toBe(String(elsewhere));
+    expect((await crossAdmin.api.post('/api/Impersonation/Impersonation', { userId: String(boss.id), tenantId: String(elsewhere) })).status).toBe(422);
+    const [audit] = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ImpersonationStarted'), eq(auditEntries.targetId, ok.body.data.sessionId)));
+    expect(audit).toMatchObject({ tenantId: elsewhere, actorUserId: crossAdmin.user.id, detail: expect.objectContaining({ fromTenantId: String(tenantId) }) });
+  });
+
+  it('lets a super-administrator impersonate from the platform state, tenant users and platform accounts alike', async () => {
+    const root = await createSuperAdmin(deps());
+    const api = adminApi(server, (await loginAs(server, root)).accessToken);
+    const tenantId = await createTestTenant(deps());
+    const bob = await member(deps(), tenantId);
+    await grantScopedRole(deps(), bob.id, tenantId, ['saas:tenant:delete']);
+    expect((await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id), tenantId: String(tenantId) })).status).toBe(200);
+    const operator = await createTestUser(deps(), { tenantId: 0n });
+    expect((await api.post('/api/Impersonation/Impersonation', { userId: String(operator.id) })).status).toBe(200);
+    expect((await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).status).toBe(422);
+  });
+
+  it('refuses, while impersonating, password change, deletion, password and MFA reset, role changes, nesting and tenant switching', async () => {
+    const { tenantId, api } = await tenantWithAdmin(server);
+    const deputy = await member(deps(), tenantId);
+    await grantScopedRole(deps(), deputy.id, tenantId, ['saas:user:delete', 'saas:user-security:reset-password', 'saas:user-security:reset-two-factor', 'saas:user-role:grant', 'saas:user-role:revoke', 'saas:impersonation:start', 'saas:user:read']);
+    const victim = await member(deps(), tenantId);
+    const as = adminApi(server, (await api.post('/api/Impersonation/Impersonation', { userId: String(deputy.id) })).body.data.token.accessToken);
+    const refusals = [
+      await as.post('/api/Profile/ChangePassword', { oldPassword: GOOD_PASSWORD, newPassword: 'Other#Passw0rd!7' }),
+      await as.del('/api/User/User', { id: victim.id }),
+      await as.post('/api/UserSecurity/ResetUserPassword', { basicId: String(victim.id), newPassword: 'Other#Passw0rd!7' }),
+      await as.post('/api/UserSecurity/ResetUserTwoFactor', { basicId: String(victim.id) }),
+      await as.post('/api/UserRole/UserRole', { userId: String(victim.id), roleId: '1' }),
+      await as.del('/api/UserRole/UserRole', { id: 1 }),
+      await as.post('/api/Impersonation/Impersonation', { userId: String(victim.id) }),
+      // Switching tenants would carry the impersonation out of the tenant it was granted in.
+      await as.post('/api/Auth/SwitchTenant', { tenantId: null }),
+    ];
+    for (const res of refusals) {
+      expect(res.status).toBe(403);
+      expect(res.body.data).toBe('This operation is not allowed while impersonating a user.');
+    }
+    // Reads still work as the user.
+    expect((await as.post('/api/UserQuery/UserPage', {})).status).toBe(200);
+  });
+});

@@ -1,0 +1,18 @@
+import { authedProcedure, router } from '../../rpc/trpc.js';
+import { permission } from '../authz/permission-catalogue.js';
+import { callerScope } from '../user/scope.js';
+import { loginLogPage, loginLogPageRequest, loginLogPageResponse } from './list.js';
+
+/** /api/LoginLogQuery: the login log for administrators. */
+export const loginLogQueryRouter = router({
+  GetLoginLogPageAsync: authedProcedure
+    .meta({
+      permission: permission('saas:login-log:read'),
+      paged: true,
+      summary: 'Paged login log of the caller\'s context: filters on user, result, risk flag, address and time',
+      description: 'Rows recorded in the session\'s context only; rows of users outside the caller\'s data scope (and of super-administrators, for others) are left out.',
+    })
+    .input(loginLogPageRequest)
+    .output(loginLogPageResponse)
+    .mutation(async ({ ctx, input }) => loginLogPage(ctx.deps.db, await callerScope(ctx.deps, ctx.auth), input)),
+});

@@ -1,0 +1,122 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { positions } from '../../../../db/schema/index.js';
+import type { AppDeps } from '../../app-deps.js';
+import { appError } from '../../errors/app-error.js';
+import type { Executor } from '../../infra/db/client.js';
+import { updateVersioned } from '../../infra/db/versioned.js';
+import { definePagedList, type PagedRequest } from '../../query/index.js';
+import { EnableStatus, checkVersion, idOrNull, idOut, nameIn } from '../permission/admin-scope.js';
+import { positionErrors } from './errors.js';
+import type { CreatePositionInput, UpdatePositionInput } from './schemas.js';
+
+type Position = typeof positions.$inferSelect;
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'>;
+
+/** The positions list of PositionQuery/PositionPage. */
+export const positionList = definePagedList({
+  fields: {
+    basicId: { column: positions.id, type: 'id' },
+    positionCode: { column: positions.positionCode, type: 'string', keyword: true },
+    positionName: { column: positions.positionName, type: 'string', keyword: true },
+    status: { column: positions.status, type: 'enum', enum: EnableStatus },
+    sort: { column: positions.sort, type: 'integer' },
+    createdTime: { column: positions.createdTime, type: 'datetime' },
+    modifiedTime: { column: positions.modifiedTime, type: 'datetime' },
+  },
+  defaultSort: [{ field: 'sort' }, { field: 'positionName' }],
+  tieBreaker: positions.id,
+});
+
+const live = (tenantId: bigint) => and(eq(positions.tenantId, tenantId), eq(positions.isDeleted, false));
+
+async function requirePosition(db: Executor, tenantId: bigint, id: bigint): Promise<Position> {
+  const [row] = await db.select().from(positions).where(and(live(tenantId), eq(positions.id, id)));
+  if (!row) throw appError(positionErrors.NOT_FOUND, { params: { id: String(id) } });
+  return row;
+}
+
+function toDetail(p: Position) {
+  return {
+    basicId: idOut(p.id),
+    positionCode: p.positionCode,
+    positionName: p.positionName,
+    status: nameIn(EnableStatus, p.status, 'Disabled'),
+    sort: p.sort,
+    remark: p.remark,
+    version: p.version,
+    createdTime: p.createdTime,
+    createdBy: idOrNull(p.createdBy),
+    modifiedTime: p.modifiedTime,
+    modifiedBy: idOrNull(p.modifiedBy),
+  };
+}
+
+/** The flat position dictionary of one context; codes are unique per tenant (409). */
+export function createPositionService(deps: Deps) {
+  const { db, ids, clock } = deps;
+
+  /** A versioned change of a live position of the tenant (404 for anyone else's). */
+  async function change(tenantId: bigint, actorId: bigint, id: bigint, version: number | undefined, values: Record<string, unknown>): Promise<void> {
+    await db.transaction(async (tx) => {
+      const current = await requirePosition(tx, tenantId, id);
+      checkVersion(current, version);
+      await updateVersioned(tx, positions, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actorId }, live(tenantId));
+    });
+  }
+
+  return {
+    async create(tenantId: bigint, actorId: bigint, input: CreatePositionInput) {
+      const id = ids.next();
+      await db.insert(positions).values({
+        id,
+        tenantId,
+        positionCode: input.positionCode,
+        positionName: input.positionName,
+        status: input.status ?? 'Enabled',
+        sort: input.sort ?? 0,
+        remark: input.remark ?? null,
+        createdTime: clock.now(),
+        createdBy: actorId,
+      });
+      return toDetail(await requirePosition(db, tenantId, id));
+    },
+
+    async update(tenantId: bigint, actorId: bigint, input: UpdatePositionInput) {
+      const { basicId, version, ...fields } = input;
+      const values: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(fields)) if (value !== undefined) values[key] = value;
+      await change(tenantId, actorId, basicId, version, values);
+      return toDetail(await requirePosition(db, tenantId, basicId));
+    },
+
+    async setStatus(tenantId: bigint, actorId: bigint, id: bigint, status: string, version?: number) {
+      await change(tenantId, actorId, id, version, { status });
+      return toDetail(await requirePosition(db, tenantId, id));
+    },
+
+    /** Soft delete; links of users to the position stay and read as "no position". */
+    async remove(tenantId: bigint, actorId: bigint, id: bigint): Promise<void> {
+      const now = clock.now();
+      await change(tenantId, actorId, id, undefined, { isDeleted: true, deletedTime: now, deletedBy: actorId });
+    },
+
+    async detail(tenantId: bigint, id: bigint) {
+      return toDetail(await requirePosition(db, tenantId, id));
+    },
+
+    async page(tenantId: bigint, request: PagedRequest, status: string | null | undefined, can: (code: string) => boolean) {
+      const result = await positionList.run(db, {
+        request,
+        base: and(live(tenantId), status ? eq(positions.status, status) : undefined),
+        can,
+        select: (q) => q.select().from(positions).$dynamic(),
+      });
+      return { ...result, items: result.items.map(toDetail) };
+    },
+
+    async enabled(tenantId: bigint) {
+      const rows = await db.select().from(positions).where(and(live(tenantId), eq(positions.status, 'Enabled'))).orderBy(asc(positions.sort), asc(positions.positionName), asc(positions.id));
+      return rows.map((p) => ({ basicId: idOut(p.id), positionCode: p.positionCode, positionName: p.positionName, sort: p.sort }));
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { authedProcedure, router } from '../../rpc/trpc.js';
+import { permission } from '../authz/permission-catalogue.js';
+import { refuseWhileImpersonating } from '../impersonation/guard.js';
+import { snapshotOf, type AuthedContext } from '../permission/admin-scope.js';
+import { createRoleGrantService } from './grants.js';
+import {
+  batchResult, batchRolePermissionsInput, createRoleInput, grantRolePermissionInput, hierarchyInput, hierarchyQuery, idQuery,
+  revokeRolePermissionInput, roleDataScope, roleDataScopeInput, roleDetail, roleHierarchy, rolePermissionItem, rolePermissionStatusInput,
+  roleStatusInput, updateRoleInput,
+} from './schemas.js';
+import { createRoleService, type Scope } from './service.js';
+
+const cache = new WeakMap<AppDeps, { roles: ReturnType<typeof createRoleService>; grants: ReturnType<typeof createRoleGrantService> }>();
+/** The role services of a runtime (built once per set of dependencies). */
+export function roleServices(deps: AppDeps) {
+  let s = cache.get(deps);
+  if (!s) cache.set(deps, (s = { roles: createRoleService(deps), grants: createRoleGrantService(deps) }));
+  return s;
+}
+
+const scopeOf = (ctx: AuthedContext): Scope => ({ tenantId: ctx.auth.tenantId, actorId: ctx.auth.userId });
+
+/**
+ * /api/Role: roles of the caller's context, their grants, inheritance and data scope. Changes to
+ * grants, inheritance, status and data scope apply to holders on their next request.
+ */
+export const roleRouter = router({
+  CreateRoleAsync: authedProcedure
+    .meta({ permission: permission('saas:role:create'), summary: 'Creates a role in the current context' })
+    .input(createRoleInput)
+    .output(roleDetail)
+    .mutation(({ ctx, input }) => roleServices(ctx.deps).roles.create(scopeOf(ctx), input)),
+
+  UpdateRoleAsync: authedProcedure
+    .meta({ permission: permission('saas:role:update'), summary: 'Updates a role (send the version read; a stale one answers 409)' })
+    .input(updateRoleInput)
+    .output(roleDetail)
+    .mutation(({ ctx, input }) => roleServices(ctx.deps).roles.update(scopeOf(ctx), input)),
+
+  UpdateRoleStatusAsync: authedProcedure
+    .meta({ permission: permission('saas:role:status'), summary: 'Enables or disables a role (a disabled role grants nothing)' })
+    .input(roleStatusInput)
+    .output(roleDetail)
+    .mutation(({ ctx, input }) => roleServices(ctx.deps).roles.setStatus(scopeOf(ctx), input.basicId, input.status, input.version)),
+
+  DeleteRoleAsync: authedProcedure
+    .meta({ permission: permission('saas:role:delete'), summary: 'Deletes a role no user holds (soft delete)' })
+    .input(idQuery)
+    .output(z.boolean())
+    .mutation(async ({ ctx, input }) => {
+      await roleServices(ctx.deps).roles.remove(scopeOf(ctx), input.id);
+      return true;
+    }),
+
+  CreateRolePermissionAsync: authedProcedure
+    .meta({ permission: permission('saas:role-permission:grant'), summary: 'Grants a permission (by id or code) to a role; only codes the caller holds' })
+    .input(grantRolePermissionInput)
+    .output(z.array(rolePermissionItem))
+    .mutation(async ({ ctx, input }) => {
+      refuseWhileImpersonating(ctx.auth);
+      return roleServices(ctx.deps).grants.grant(scopeOf(ctx), await snapshotOf(ctx), input.roleId, input);
+    }),
+
+  DeleteRolePermissionAsync: authedProcedure
+    .meta({ permission: permission('saas:role-permission:revoke'), summary: 'Revokes a permission from a role' })
+    .input(revokeRolePermissionInput)
+    .output(z.array(rolePermissionItem))
+    .mutation(({ ctx, input }) => {
+      refuseWhileImpersonating(ctx.auth);
+      return roleServices(ctx.deps).grants.revoke(scopeOf(ctx), input.roleId, input);
+    }),
+
+  UpdateRolePermissionStatusAsync: authedProcedure
+    .meta({ permission: permission('saas:role-permission:status'), summary: 'Enables or disables one grant of a role' })
+    .input(rolePermissionStatusInput)
+    .output(z.array(rolePermissionItem))
+    .mutation(async ({ ctx, input }) => {
+      refuseWhileImpersonating(ctx.auth);
+      return roleServices(ctx.deps).grants.setStatus(scopeOf(ctx), await snapshotOf(ctx), input.roleId, input, input.status);
+    }),
+
+  BatchUpdateRolePermissionsAsync: authedProcedure
+    .meta({ method: 'POST', permission: permission('saas:role-permission:update'), summary: "Replaces a role's grants with the given set; answers the codes granted and revoked" })
+    .input(batchRolePermissionsInput)
+    .output(batchResult)
+    .mutation(async ({ ctx, input }) => {
+      refuseWhileImpersonating(ctx.auth);
+      return roleServices(ctx.deps).grants.replace(scopeOf(ctx), await snapshotOf(ctx), input.roleId, { ids: input.permissionIds, codes: input.permissionCodes });
+    }),
+
+  UpdateRoleDataScopeAsync: authedProcedure
+    .meta({ permission: permission('saas:role-data-scope:update'), summary: 'Sets the data scope of a role (Custom: with its departments)' })
+    .input(roleDataScopeInput)
+    .output(roleDataScope)
+    .mutation(({ ctx, input }) => {
+      refuseWhileImpersonating(ctx.auth);
+      return roleServices(ctx.deps).roles.setDataScope(scopeOf(ctx), input);
+    }),
+
+  CreateRoleHierarchyAsync: authedProcedure
+    .meta({ permission: permission('saas:role-hierarchy:create'), summary: 'Makes a role inherit from another of the same context (cycles refused)' })
+    .input(hierarchyInput)
+    .output(roleHierarchy)
+    .mutation(async ({ ctx, input }) => {
+      refuseWhileImpersonating(ctx.auth);
+      return roleServices(ctx.deps).grants.addParent(scopeOf(ctx), await snapshotOf(ctx), input.roleId, input.parentRoleId);
+    }),
+
+  DeleteRoleHierarchyAsync: authedProcedure
+    .meta({ permission: permission('saas:role-hierarchy:delete'), summary: 'Ends the inheritance of a role from a parent' })
+    .input(hierarchyQuery)
+    .output(roleHierarchy)
+    .mutation(({ ctx, input }) => {
+      refuseWhileImpersonating(ctx.auth);
+      return roleServices(ctx.deps).grants.removeParent(scopeOf(ctx), input.roleId, input.parentRoleId);
+    }),
+});

@@ -1,0 +1,151 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { editions, tenants } from '../../../../db/schema/index.js';
+import type { AppDeps } from '../../app-deps.js';
+import { appError } from '../../errors/app-error.js';
+import { updateVersioned } from '../../infra/db/versioned.js';
+import { authedProcedure, router } from '../../rpc/trpc.js';
+import { zQueryId } from '../../rpc/wire.js';
+import { permission } from '../authz/permission-catalogue.js';
+import { EnableStatus, checkVersion, idOut, nameIn, requirePlatform, resolvePermissions } from '../permission/admin-scope.js';
+import { tenantErrors } from './errors.js';
+import { createEditionInput, editionDetail, updateEditionInput, type CreateEditionInput, type UpdateEditionInput } from './schemas.js';
+
+type Edition = typeof editions.$inferSelect;
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz'>;
+
+function toDetail(e: Edition) {
+  return {
+    basicId: idOut(e.id),
+    editionCode: e.code,
+    editionName: e.name,
+    description: e.description,
+    permissionWhitelist: [...e.permissionWhitelist].sort(),
+    status: nameIn(EnableStatus, e.status, 'Disabled'),
+    version: e.version,
+    createdTime: e.createdTime,
+    modifiedTime: e.modifiedTime,
+  };
+}
+
+/** Whitelist codes must be catalogue codes (never `*`); stored lower-cased like the snapshot compares. */
+async function whitelistOf(deps: Deps, codes: string[] | undefined): Promise<string[] | undefined> {
+  if (codes === undefined) return undefined;
+  return (await resolvePermissions(deps.db, { codes })).map((p) => p.code.toLowerCase()).sort();
+}
+
+/**
+ * Editions: the plans tenants are on, each a whitelist of permission codes (empty: every code).
+ * A tenant's sessions hold only codes its edition allows; a change to an edition applies to every
+ * tenant on it from the next request (every snapshot is dropped: editions change rarely).
+ */
+export function createEditionService(deps: Deps) {
+  const { db, ids, clock } = deps;
+
+  async function detail(id: bigint) {
+    const [row] = await db.select().from(editions).where(eq(editions.id, id));
+    if (!row) throw appError(tenantErrors.EDITION_NOT_FOUND, { params: { id: String(id) } });
+    return toDetail(row);
+  }
+
+  return {
+    detail,
+
+    async list() {
+      return (await db.select().from(editions).orderBy(asc(editions.code), asc(editions.id))).map(toDetail);
+    },
+
+    async create(actorId: bigint, input: CreateEditionInput) {
+      const id = ids.next();
+      const whitelist = (await whitelistOf(deps, input.permissionWhitelist)) ?? [];
+      await db.insert(editions).values({ id, code: input.editionCode, name: input.editionName, description: input.description ?? null, permissionWhitelist: whitelist, status: input.status ?? 'Enabled', createdTime: clock.now(), createdBy: actorId });
+      return detail(id);
+    },
+
+    async update(actorId: bigint, input: UpdateEditionInput) {
+      const whitelist = await whitelistOf(deps, input.permissionWhitelist);
+      await db.transaction(async (tx) => {
+        const [current] = await tx.select().from(editions).where(eq(editions.id, input.basicId));
+        if (!current) throw appError(tenantErrors.EDITION_NOT_FOUND, { params: { id: String(input.basicId) } });
+        checkVersion(current, input.version);
+        const values: Record<string, unknown> = { code: input.editionCode, name: input.editionName, description: input.description, permissionWhitelist: whitelist, status: input.status };
+        for (const key of Object.keys(values)) if (values[key] === undefined) delete values[key];
+        await updateVersioned(tx, editions, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actorId });
+      });
+      await deps.authz.invalidateAll();
+      return detail(input.basicId);
+    },
+
+    /** Refused while live tenants use it; deleted tenants let go of it. */
+    async remove(id: bigint): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [current] = await tx.select().from(editions).where(eq(editions.id, id));
+        if (!current) throw appError(tenantErrors.EDITION_NOT_FOUND, { params: { id: String(id) } });
+        const [used] = await tx.select({ n: count() }).from(tenants).where(and(eq(tenants.editionId, id), eq(tenants.isDeleted, false)));
+        if (used && used.n > 0) throw appError(tenantErrors.EDITION_IN_USE, { params: { name: current.name, count: used.n } });
+        await tx.update(tenants).set({ editionId: null }).where(and(eq(tenants.editionId, id), eq(tenants.isDeleted, true)));
+        await tx.delete(editions).where(eq(editions.id, id));
+      });
+    },
+  };
+}
+
+const cache = new WeakMap<AppDeps, ReturnType<typeof createEditionService>>();
+function editionsOf(deps: AppDeps) {
+  let s = cache.get(deps);
+  if (!s) cache.set(deps, (s = createEditionService(deps)));
+  return s;
+}
+
+const idQuery = z.object({ id: zQueryId() });
+
+/** /api/Edition: platform operations (refused inside a tenant). */
+export const editionRouter = router({
+  CreateEditionAsync: authedProcedure
+    .meta({ permission: permission('saas:edition:create'), summary: 'Creates an edition with its permission whitelist (platform state)' })
+    .input(createEditionInput)
+    .output(editionDetail)
+    .mutation(({ ctx, input }) => {
+      requirePlatform(ctx);
+      return editionsOf(ctx.deps).create(ctx.auth.userId, input);
+    }),
+
+  UpdateEditionAsync: authedProcedure
+    .meta({ permission: permission('saas:edition:update'), summary: 'Changes an edition; its tenants get the new whitelist on their next request (platform state)' })
+    .input(updateEditionInput)
+    .output(editionDetail)
+    .mutation(({ ctx, input }) => {
+      requirePlatform(ctx);
+      return editionsOf(ctx.deps).update(ctx.auth.userId, input);
+    }),
+
+  DeleteEditionAsync: authedProcedure
+    .meta({ permission: permission('saas:edition:delete'), summary: 'Deletes an edition no live tenant uses (platform state)' })
+    .input(idQuery)
+    .output(z.boolean())
+    .mutation(async ({ ctx, input }) => {
+      requirePlatform(ctx);
+      await editionsOf(ctx.deps).remove(input.id);
+      return true;
+    }),
+});
+
+/** /api/EditionQuery: platform reads. */
+export const editionQueryRouter = router({
+  GetEditionListAsync: authedProcedure
+    .meta({ permission: permission('saas:edition:read'), summary: 'Every edition (platform state)' })
+    .output(z.array(editionDetail))
+    .query(({ ctx }) => {
+      requirePlatform(ctx);
+      return editionsOf(ctx.deps).list();
+    }),
+
+  GetEditionDetailAsync: authedProcedure
+    .meta({ permission: permission('saas:edition:read'), summary: 'One edition (platform state)' })
+    .input(idQuery)
+    .output(editionDetail)
+    .query(({ ctx, input }) => {
+      requirePlatform(ctx);
+      return editionsOf(ctx.deps).detail(input.id);
+    }),
+});

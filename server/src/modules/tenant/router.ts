@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { authedProcedure, router } from '../../rpc/trpc.js';
+import { zQueryId } from '../../rpc/wire.js';
+import { permission } from '../authz/permission-catalogue.js';
+import { canOf, requirePlatform, requireTenant, withKeyword } from '../permission/admin-scope.js';
+import { createMemberService } from './members.js';
+import {
+  addMemberInput, createTenantInput, memberDetail, memberPage, memberPageInput, resumeTenantInput, suspendTenantInput, tenantDetail,
+  tenantStatusInput, updateMemberInput, updateTenantInput,
+} from './schemas.js';
+import { createTenantService } from './service.js';
+
+const cache = new WeakMap<AppDeps, { tenants: ReturnType<typeof createTenantService>; members: ReturnType<typeof createMemberService> }>();
+/** The tenant and membership services of a runtime (built once per set of dependencies). */
+export function tenantServices(deps: AppDeps) {
+  let s = cache.get(deps);
+  if (!s) cache.set(deps, (s = { tenants: createTenantService(deps), members: createMemberService(deps) }));
+  return s;
+}
+
+const idQuery = z.object({ id: zQueryId() });
+
+/**
+ * /api/Tenant: platform operations on tenants (refused inside a tenant). Suspension, resumption,
+ * deletion and changes of edition or expiry reach every node at once: the tenant's sessions
+ * answer 403 "tenant not available" from their next request (well within the 60 seconds the
+ * spec allows).
+ */
+export const tenantRouter = router({
+  CreateTenantAsync: authedProcedure
+    .meta({ permission: permission('saas:tenant:create'), summary: 'Creates a tenant, optionally with its Owner member (platform state)' })
+    .input(createTenantInput)
+    .output(tenantDetail)
+    .mutation(({ ctx, input }) => {
+      requirePlatform(ctx);
+      return tenantServices(ctx.deps).tenants.create(ctx.auth.userId, input);
+    }),
+
+  UpdateTenantAsync: authedProcedure
+    .meta({ permission: permission('saas:tenant:update'), summary: 'Changes a tenant: names, edition, seat limit, storage quota, expiry (platform state)' })
+    .input(updateTenantInput)
+    .output(tenantDetail)
+    .mutation(({ ctx, input }) => {
+      requirePlatform(ctx);
+      return tenantServices(ctx.deps).tenants.update(ctx.auth.userId, input);
+    }),
+
+  UpdateTenantStatusAsync: authedProcedure
+    .meta({ permission: permission('saas:tenant:status'), summary: 'Sets the tenant status: Normal, Suspended or Disabled (platform state)' })
+    .input(tenantStatusInput)
+    .output(tenantDetail)
+    .mutation(({ ctx, input }) => {
+      requirePlatform(ctx);
+      return tenantServices(ctx.deps).tenants.setStatus(ctx.auth.userId, input.basicId, input.tenantStatus, input.reason, input.version);
+    }),
+
+  SuspendTenantAsync: authedProcedure
+    .meta({ permission: permission('saas:tenant:status'), summary: "Suspends a tenant: its sessions answer 403 from their next request (platform state)" })
+    .input(suspendTenantInput)
+    .output(tenantDetail)
+    .mutation(({ ctx, input }) => {
+      requirePlatform(ctx);
+      return tenantServices(ctx.deps).tenants.setStatus(ctx.auth.userId, input.basicId, 'Suspended', input.reason, input.version);
+    }),
+
+  ResumeTenantAsync: authedProcedure
+    .meta({ permission: permission('saas:tenant:status'), summary: 'Returns a suspended or disabled tenant to Normal (platform state)' })
+    .input(resumeTenantInput)
+    .output(tenantDetail)
+    .mutation(({ ctx, input }) => {
+      requirePlatform(ctx);
+      return tenantServices(ctx.deps).tenants.setStatus(ctx.auth.userId, input.basicId, 'Normal', null, input.version);
+    }),
+
+  DeleteTenantAsync: authedProcedure
+    .meta({ permission: permission('saas:tenant:delete'), summary: 'Deletes a tenant (soft delete; its sessions answer 403) (platform state)' })
+    .input(idQuery)
+    .output(z.boolean())
+    .mutation(async ({ ctx, input }) => {
+      requirePlatform(ctx);
+      await tenantServices(ctx.deps).tenants.remove(ctx.auth.userId, input.id);
+      return true;
+    }),
+});
+
+/** /api/TenantMember: memberships of the current tenant (switch into it first). */
+export const tenantMemberRouter = router({
+  AddTenantMemberAsync: authedProcedure
+    .meta({ permission: permission('saas:tenant-member:grant'), summary: 'Adds a user (by id or e-mail) to the current tenant, with a validity period; takes a seat' })
+    .input(addMemberInput)
+    .output(memberDetail)
+    .mutation(({ ctx, input }) => tenantServices(ctx.deps).members.add(requireTenant(ctx), ctx.auth.userId, input)),
+
+  UpdateTenantMemberAsync: authedProcedure
+    .meta({ permission: permission('saas:tenant-member:update'), summary: "Changes a membership's type, status or validity; one that no longer admits its user ends the user's sessions here" })
+    .input(updateMemberInput)
+    .output(memberDetail)
+    .mutation(({ ctx, input }) => tenantServices(ctx.deps).members.update(requireTenant(ctx), ctx.auth.userId, input)),
+
+  RemoveTenantMemberAsync: authedProcedure
+    .meta({ permission: permission('saas:tenant-member:revoke'), summary: "Removes a membership with the user's roles and departments in the tenant, and ends the user's sessions here" })
+    .input(idQuery)
+    .output(z.boolean())
+    .mutation(async ({ ctx, input }) => {
+      await tenantServices(ctx.deps).members.remove(requireTenant(ctx), ctx.auth.userId, input.id);
+      return true;
+    }),
+});
+
+/** /api/TenantMemberQuery: memberships of the current tenant. */
+export const tenantMemberQueryRouter = router({
+  GetTenantMemberPageAsync: authedProcedure
+    .meta({ paged: true, permission: permission('saas:tenant-member:read'), summary: 'Paged memberships of the current tenant (keyword over user name, nick name, real name, display name)' })
+    .input(memberPageInput)
+    .output(memberPage)
+    .mutation(async ({ ctx, input }) => {
+      const tenantId = requireTenant(ctx);
+      const { keyword, memberType, status, ...request } = input;
+      return tenantServices(ctx.deps).members.page(tenantId, withKeyword(request, keyword), { memberType, status }, await canOf(ctx));
+    }),
+
+  GetTenantMemberDetailAsync: authedProcedure
+    .meta({ permission: permission('saas:tenant-member:read'), summary: 'One membership of the current tenant' })
+    .input(idQuery)
+    .output(memberDetail)
+    .query(({ ctx, input }) => tenantServices(ctx.deps).members.detail(requireTenant(ctx), input.id)),
+});

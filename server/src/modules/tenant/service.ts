@@ -1,0 +1,177 @@
+import { and, eq, ne } from 'drizzle-orm';
+import { editions, tenantMemberships, tenants, users } from '../../../../db/schema/index.js';
+import type { AppDeps } from '../../app-deps.js';
+import { appError } from '../../errors/app-error.js';
+import type { Executor } from '../../infra/db/client.js';
+import { updateVersioned } from '../../infra/db/versioned.js';
+import { definePagedList, type PagedRequest } from '../../query/index.js';
+import { adminErrors } from '../permission/errors.js';
+import { checkVersion, idOrNull, idOut, nameIn } from '../permission/admin-scope.js';
+import { ConfigStatus, TenantStatus } from './enums.js';
+import { tenantErrors } from './errors.js';
+import type { CreateTenantInput, UpdateTenantInput } from './schemas.js';
+import { assertSeatAvailable, seatsUsedOf } from './seats.js';
+
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz' | 'sessionState'>;
+
+/** The tenants list of TenantQuery/TenantPage. */
+export const tenantList = definePagedList({
+  fields: {
+    basicId: { column: tenants.id, type: 'id' },
+    tenantCode: { column: tenants.code, type: 'string', keyword: true },
+    tenantName: { column: tenants.name, type: 'string', keyword: true },
+    tenantShortName: { column: tenants.shortName, type: 'string', keyword: true },
+    domain: { column: tenants.domain, type: 'string', keyword: true },
+    tenantStatus: { column: tenants.status, type: 'enum', enum: TenantStatus },
+    configStatus: { column: tenants.configStatus, type: 'enum', enum: ConfigStatus },
+    editionId: { column: tenants.editionId, type: 'id' },
+    seatLimit: { column: tenants.seatLimit, type: 'integer' },
+    expirationTime: { column: tenants.expirationTime, type: 'datetime' },
+    createdTime: { column: tenants.createdTime, type: 'datetime' },
+  },
+  defaultSort: [{ field: 'createdTime', direction: 'Descending' }],
+  tieBreaker: tenants.id,
+  defaultKeywordFields: ['tenantCode', 'tenantName', 'tenantShortName'],
+});
+
+/** Live tenants other than the platform context (tenant 0 is not managed through the API). */
+const managed = and(eq(tenants.isDeleted, false), ne(tenants.id, 0n));
+
+const select = (q: Executor, now: Date) =>
+  q.select({ tenant: tenants, editionName: editions.name, seatsUsed: seatsUsedOf(tenants.id, now) }).from(tenants).leftJoin(editions, eq(editions.id, tenants.editionId)).$dynamic();
+
+type Row = { tenant: typeof tenants.$inferSelect; editionName: string | null; seatsUsed: number };
+
+function toDetail({ tenant: t, editionName, seatsUsed }: Row) {
+  return {
+    basicId: idOut(t.id),
+    tenantCode: t.code,
+    tenantName: t.name,
+    tenantShortName: t.shortName,
+    logo: t.logo,
+    domain: t.domain,
+    tenantStatus: nameIn(TenantStatus, t.status, 'Disabled'),
+    configStatus: nameIn(ConfigStatus, t.configStatus, 'Pending'),
+    suspendedTime: t.suspendedTime,
+    suspendReason: t.suspendReason,
+    editionId: idOrNull(t.editionId),
+    editionName,
+    seatLimit: t.seatLimit,
+    seatsUsed,
+    storageQuotaBytes: String(t.storageQuotaBytes),
+    storageUsedBytes: String(t.storageUsedBytes),
+    expirationTime: t.expirationTime,
+    version: t.version,
+    createdTime: t.createdTime,
+    modifiedTime: t.modifiedTime,
+  };
+}
+
+async function requireEdition(db: Executor, id: bigint | null | undefined): Promise<void> {
+  if (id === null || id === undefined) return;
+  const [row] = await db.select({ id: editions.id }).from(editions).where(eq(editions.id, id));
+  if (!row) throw appError(tenantErrors.EDITION_NOT_FOUND, { params: { id: String(id) } });
+}
+
+/**
+ * Tenants, as the platform manages them. Every change that can affect who may act in a tenant
+ * (status, expiry, configuration, edition) drops, after it commits, the cached session state
+ * and authorization snapshots of that tenant on every node: its sessions answer 403 "tenant not
+ * available" (or lose the codes the new edition excludes) on their next request.
+ */
+export function createTenantService(deps: Deps) {
+  const { db, ids, clock } = deps;
+
+  async function detail(id: bigint) {
+    const [row] = await select(db, clock.now()).where(and(managed, eq(tenants.id, id)));
+    if (!row) throw appError(tenantErrors.NOT_FOUND, { params: { id: String(id) } });
+    return toDetail(row);
+  }
+
+  async function changed(id: bigint) {
+    await deps.sessionState.invalidateTenant(id);
+    await deps.authz.invalidateTenant(id);
+    return detail(id);
+  }
+
+  /** A versioned change of a managed tenant (404 for tenant 0, deleted and unknown ones). */
+  async function change(id: bigint, version: number | null | undefined, actorId: bigint, values: Record<string, unknown>): Promise<void> {
+    await db.transaction(async (tx) => {
+      const [current] = await tx.select().from(tenants).where(and(managed, eq(tenants.id, id)));
+      if (!current) throw appError(tenantErrors.NOT_FOUND, { params: { id: String(id) } });
+      checkVersion(current, version);
+      await requireEdition(tx, values.editionId as bigint | null | undefined);
+      await updateVersioned(tx, tenants, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actorId }, managed);
+    });
+  }
+
+  return {
+    detail,
+
+    async create(actorId: bigint, input: CreateTenantInput) {
+      const id = ids.next();
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        await requireEdition(tx, input.editionId);
+        await tx.insert(tenants).values({
+          id,
+          code: input.tenantCode,
+          name: input.tenantName,
+          shortName: input.tenantShortName ?? null,
+          logo: input.logo ?? null,
+          domain: input.domain ?? null,
+          editionId: input.editionId ?? null,
+          seatLimit: input.seatLimit ?? 0,
+          storageQuotaBytes: input.storageQuotaBytes ?? 0n,
+          expirationTime: input.expirationTime ?? null,
+          configStatus: input.configStatus ?? 'Configured',
+          createdTime: now,
+          createdBy: actorId,
+        });
+        if (input.ownerUserId !== undefined) {
+          const [owner] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, input.ownerUserId), eq(users.isDeleted, false)));
+          if (!owner) throw appError(adminErrors.USER_NOT_FOUND, { params: { id: String(input.ownerUserId) } });
+          await assertSeatAvailable(tx, id, now);
+          await tx.insert(tenantMemberships).values({ id: ids.next(), tenantId: id, userId: owner.id, memberType: 'Owner', joinedTime: now, createdTime: now, createdBy: actorId });
+        }
+      });
+      if (input.ownerUserId !== undefined) await deps.authz.invalidateUser(input.ownerUserId);
+      return detail(id);
+    },
+
+    async update(actorId: bigint, input: UpdateTenantInput) {
+      const { basicId, version, tenantCode, tenantName, tenantShortName, ...rest } = input;
+      const values: Record<string, unknown> = { code: tenantCode, name: tenantName, shortName: tenantShortName, ...rest };
+      for (const key of Object.keys(values)) if (values[key] === undefined) delete values[key];
+      await change(basicId, version, actorId, values);
+      return changed(basicId);
+    },
+
+    /** Normal, Suspended or Disabled; suspension records when and why. */
+    async setStatus(actorId: bigint, id: bigint, status: string, reason: string | null | undefined, version?: number) {
+      const now = clock.now();
+      const values = status === 'Normal' ? { status, suspendedTime: null, suspendReason: null } : { status, suspendedTime: now, suspendReason: reason ?? null };
+      await change(id, version, actorId, values);
+      return changed(id);
+    },
+
+    /** Soft delete: the tenant's sessions answer 403 from their next request. */
+    async remove(actorId: bigint, id: bigint): Promise<void> {
+      const now = clock.now();
+      await change(id, undefined, actorId, { isDeleted: true, deletedTime: now, deletedBy: actorId });
+      await deps.sessionState.invalidateTenant(id);
+      await deps.authz.invalidateTenant(id);
+    },
+
+    async page(request: PagedRequest, tenantStatus: string | null | undefined, can: (code: string) => boolean) {
+      const now = clock.now();
+      const result = await tenantList.run(db, {
+        request,
+        base: and(managed, tenantStatus ? eq(tenants.status, tenantStatus) : undefined),
+        can,
+        select: (q) => select(q, now),
+      });
+      return { ...result, items: result.items.map(toDetail) };
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { eq } from 'drizzle-orm';
+import { roleDataScopeDepartments, roles, userDepartments } from '../../../../db/schema/index.js';
+import type { AppDeps } from '../../app-deps.js';
+import type { Clock } from '../../infra/clock.js';
+import { createDepartmentService } from '../department/service.js';
+import { bearer, createTestTenant, createTestUser, grantRole, loginAs, type TestUser, type TestUserOptions } from '../../testing/auth-fixtures.js';
+import { startTestServer, type TestServer } from '../../testing/harness.js';
+import type { DataScope } from '../authz/snapshot.js';
+
+/**
+ * Shared by the administration tests (users, assignments, sessions, login log, impersonation):
+ * a server, administrators with chosen codes and data scope, and the HTTP calls they make.
+ */
+
+/** Every code an administrator of this part of issue 6 uses. */
+export const ADMIN_CODES = [
+  'saas:user:read', 'saas:user:read-contact', 'saas:user:create', 'saas:user:update', 'saas:user:status', 'saas:user:delete',
+  'saas:user-security:reset-password', 'saas:user-security:reset-two-factor',
+  'saas:user-role:read', 'saas:user-role:grant', 'saas:user-role:update', 'saas:user-role:status', 'saas:user-role:revoke',
+  'saas:user-department:read', 'saas:user-department:grant', 'saas:user-department:update', 'saas:user-department:revoke',
+  'saas:user-session:read', 'saas:user-session:revoke', 'saas:login-log:read', 'saas:impersonation:start',
+];
+
+/** Captcha off; login throttles raised (every test logs in from 127.0.0.1). */
+export function startAdminServer(options: { clock?: Clock; config?: Record<string, unknown> } = {}): Promise<TestServer> {
+  const { clock, config = {} } = options;
+  const saas = (config.Saas ?? {}) as Record<string, Record<string, unknown>>;
+  return startTestServer({
+    ...(clock ? { clock } : {}),
+    config: { ...config, Saas: { ...saas, Auth: { CaptchaEnabled: false, ThrottlePerIp: 100_000, ThrottlePerAccountAndIp: 10_000, ...(saas.Auth ?? {}) } } },
+  });
+}
+
+/** A role with codes and a data scope, assigned in the tenant; returns the role id. */
+export async function grantScopedRole(deps: AppDeps, userId: bigint, tenantId: bigint, codes: string[], dataScope: DataScope = 'All', customDepartments: bigint[] = []): Promise<bigint> {
+  const roleId = await grantRole(deps, userId, tenantId, codes);
+  await deps.db.update(roles).set({ dataScope }).where(eq(roles.id, roleId));
+  for (const departmentId of customDepartments) await deps.db.insert(roleDataScopeDepartments).values({ roleId, departmentId });
+  await deps.authz.invalidateUser(userId);
+  return roleId;
+}
+
+/** A member of the tenant (home there), optionally in a department. */
+export async function member(deps: AppDeps, tenantId: bigint, options: TestUserOptions & { departmentId?: bigint; isMain?: boolean } = {}): Promise<TestUser> {
+  const user = await createTestUser(deps, { tenantId, memberOf: [tenantId], ...options });
+  if (options.departmentId) await deps.db.insert(userDepartments).values({ id: deps.ids.next(), tenantId, userId: user.id, departmentId: options.departmentId, isMain: options.isMain ?? true });
+  return user;
+}
+
+/** An administrator of a tenant with the given codes and data scope, logged in (lands in the tenant). */
+export async function tenantAdmin(server: TestServer, tenantId: bigint, options: { codes?: string[]; dataScope?: DataScope; departmentId?: bigint; customDepartments?: bigint[] } = {}) {
+  const deps = server.runtime.deps;
+  const user = await member(deps, tenantId, { departmentId: options.departmentId });
+  await grantScopedRole(deps, user.id, tenantId, options.codes ?? ADMIN_CODES, options.dataScope ?? 'All', options.customDepartments);
+  const token = (await loginAs(server, user)).accessToken;
+  return { user, token, api: adminApi(server, token) };
+}
+
+/** A tenant with an administrator. */
+export async function tenantWithAdmin(server: TestServer, fields: Parameters<typeof createTestTenant>[1] = {}) {
+  const tenantId = await createTestTenant(server.runtime.deps, fields);
+  return { tenantId, ...(await tenantAdmin(server, tenantId)) };
+}
+
+/** Departments of a tenant: a root with a child and a grandchild. */
+export async function departmentChain(deps: AppDeps, tenantId: bigint) {
+  const service = createDepartmentService(deps);
+  const root = await service.create({ tenantId, departmentName: 'Head office' });
+  const child = await service.create({ tenantId, departmentName: 'Sales', parentId: root.id });
+  const grandchild = await service.create({ tenantId, departmentName: 'Sales East', parentId: child.id });
+  const other = await service.create({ tenantId, departmentName: 'Research' });
+  return { root: root.id, child: child.id, grandchild: grandchild.id, other: other.id };
+}
+
+export type Call = { status: number; body: any };
+
+/** The calls an administration client makes (English texts, so tests can read them). */
+export function adminApi(server: TestServer, token: string) {
+  const headers = { ...bearer(token), 'x-language': 'en-US' };
+  const query = (q: Record<string, unknown> = {}) => {
+    const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+    const text = params.toString();
+    return text ? `?${text}` : '';
+  };
+  return {
+    get: (path: string, q?: Record<string, unknown>): Promise<Call> => server.json(`${path}${query(q)}`, { headers }),
+    post: (path: string, json: unknown = {}): Promise<Call> => server.json(path, { method: 'POST', headers, json }),
+    put: (path: string, json: unknown = {}): Promise<Call> => server.json(path, { method: 'PUT', headers, json }),
+    del: (path: string, q?: Record<string, unknown>): Promise<Call> => server.json(`${path}${query(q)}`, { method: 'DELETE', headers }),
+  };
+}
+
+export type AdminApi = ReturnType<typeof adminApi>;

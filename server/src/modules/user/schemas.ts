@@ -1,0 +1,236 @@
+import { z } from 'zod';
+import { pagedRequest, pagedResponse } from '../../query/index.js';
+import { defineEnum, zBool, zDateTime, zDateTimeOut, zId, zIdOut, zInt, zQueryId } from '../../rpc/wire.js';
+import { Gender, UserStatus } from './enums.js';
+
+/**
+ * The shapes of user administration (ORIGINAL-FACTS §3.4 where it records them). Optional
+ * fields accept null; on update, an absent field keeps its value and null clears it.
+ */
+
+/** A membership type an administrator may give (Owner is given with the tenant, never here). */
+export const MemberType = defineEnum('MemberType', { Member: 0, Admin: 1 });
+
+/** Letters, digits, `_`, `.` and `-`, 2 to 50: never an `@`, which would read as an e-mail at login. */
+const userName = () => z.string().trim().regex(/^[\p{L}\p{N}_.-]{2,50}$/u, 'userName');
+const text = (max: number) => z.string().trim().max(max);
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
+const email = () => z.string().trim().max(100).pipe(z.email());
+const phone = () => z.string().trim().regex(/^\+?[0-9][0-9 -]{2,19}$/, 'phone');
+const birthday = () => z.iso.date();
+
+const profileFields = {
+  realName: optional(text(64)),
+  nickName: optional(text(64)),
+  avatar: optional(text(2048)),
+  email: optional(email()),
+  phone: optional(phone()),
+  gender: optional(Gender.schema()),
+  birthday: optional(birthday()),
+  country: optional(text(64)),
+  remark: optional(text(500)),
+};
+
+export const createUserRequest = z.object({
+  userName: userName(),
+  initialPassword: z.string().min(1).max(1024),
+  ...profileFields,
+  status: optional(UserStatus.schema()),
+  /** The first login must change the password (default true: the administrator knows this one). */
+  mustChangePassword: optional(zBool()),
+  memberType: optional(MemberType.schema()),
+  effectiveTime: optional(zDateTime()),
+  expirationTime: optional(zDateTime()),
+  displayName: optional(text(128)),
+  inviteRemark: optional(text(500)),
+  /** Main department (and position) in this tenant; within the caller's data scope. */
+  departmentId: optional(zId()),
+  positionId: optional(zId()),
+});
+export type CreateUserRequest = z.infer<typeof createUserRequest>;
+
+export const updateUserRequest = z.object({
+  basicId: zId(),
+  /** The version read; a stale one answers 409. Absent: last write wins. */
+  version: optional(zInt()),
+  userName: optional(userName()),
+  ...profileFields,
+});
+export type UpdateUserRequest = z.infer<typeof updateUserRequest>;
+
+export const userStatusRequest = z.object({
+  basicId: zId(),
+  status: UserStatus.schema(),
+  remark: optional(text(500)),
+});
+
+export const resetPasswordRequest = z.object({
+  basicId: zId(),
+  newPassword: z.string().min(1).max(1024),
+  /** The next login must change it (default true). */
+  mustChangePassword: optional(zBool()),
+});
+
+export const userIdRequest = z.object({ basicId: zId() });
+export const idQuery = z.object({ id: zQueryId() });
+
+export const userDetail = z.object({
+  basicId: zIdOut(),
+  /** Home tenant (0: a platform account). */
+  tenantId: zIdOut(),
+  userName: z.string(),
+  realName: z.string().nullable(),
+  nickName: z.string().nullable(),
+  avatar: z.string().nullable(),
+  /** Masked unless the caller holds saas:user:read-contact. */
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  emailVerified: z.boolean(),
+  phoneVerified: z.boolean(),
+  gender: Gender.out(),
+  birthday: z.string().nullable(),
+  status: UserStatus.out(),
+  isActive: z.boolean(),
+  isSystemAccount: z.boolean(),
+  /** The account's home tenant is the caller's context: its profile, status and password can be changed here. */
+  isManaged: z.boolean(),
+  memberType: z.string().nullable(),
+  country: z.string().nullable(),
+  remark: z.string().nullable(),
+  lastLoginTime: zDateTimeOut().nullable(),
+  lastLoginIp: z.string().nullable(),
+  createdTime: zDateTimeOut(),
+  createdId: zIdOut().nullable(),
+  createdBy: z.string().nullable(),
+  modifiedTime: zDateTimeOut().nullable(),
+  modifiedId: zIdOut().nullable(),
+  modifiedBy: z.string().nullable(),
+  version: z.number().int(),
+});
+export type UserDetail = z.infer<typeof userDetail>;
+
+export const userPageRequest = pagedRequest({
+  /** Shorthand for conditions.keyword (user name, nick name, e-mail, phone). */
+  keyword: optional(text(200)),
+  gender: optional(Gender.schema()),
+  status: optional(UserStatus.schema()),
+  isSystemAccount: optional(zBool()),
+  country: optional(text(64)),
+  /** Members of this department and of every department below it. */
+  departmentId: optional(zId()),
+  /** Holders of this role in this tenant. */
+  roleId: optional(zId()),
+});
+
+export const userPageItem = z.object({
+  basicId: zIdOut(),
+  userName: z.string(),
+  realName: z.string().nullable(),
+  nickName: z.string().nullable(),
+  avatar: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  gender: Gender.out(),
+  status: UserStatus.out(),
+  country: z.string().nullable(),
+  isSystemAccount: z.boolean(),
+  roleNames: z.array(z.string()),
+  departmentName: z.string().nullable(),
+  isLocked: z.boolean(),
+  twoFactorEnabled: z.boolean(),
+  lastLoginTime: zDateTimeOut().nullable(),
+  lastLoginIp: z.string().nullable(),
+  createdTime: zDateTimeOut(),
+  modifiedTime: zDateTimeOut().nullable(),
+});
+export const userPageResponse = pagedResponse(userPageItem);
+
+export const enabledUsersRequest = z.object({
+  keyword: optional(text(200)),
+  /** At most this many (default 200, at most 1000), by user name. */
+  limit: optional(zInt()),
+});
+
+export const enabledUser = z.object({
+  basicId: zIdOut(),
+  userName: z.string(),
+  nickName: z.string().nullable(),
+  realName: z.string().nullable(),
+  avatar: z.string().nullable(),
+});
+
+// Role assignment (user_roles): a role held in this tenant, optionally within a time window.
+
+export const userIdQuery = z.object({ userId: zQueryId() });
+
+export const createUserRoleRequest = z.object({
+  userId: zId(),
+  roleId: zId(),
+  effectiveTime: optional(zDateTime()),
+  expirationTime: optional(zDateTime()),
+});
+
+export const updateUserRoleRequest = z.object({
+  basicId: zId(),
+  effectiveTime: optional(zDateTime()),
+  expirationTime: optional(zDateTime()),
+});
+
+export const userRoleStatusRequest = z.object({ basicId: zId(), status: UserStatus.schema() });
+
+export const setUserRolesRequest = z.object({
+  userId: zId(),
+  /** The complete set of the user's roles in this tenant afterwards. */
+  roles: z
+    .array(z.object({ roleId: zId(), effectiveTime: optional(zDateTime()), expirationTime: optional(zDateTime()) }))
+    .max(100),
+});
+
+export const userRoleItem = z.object({
+  basicId: zIdOut(),
+  userId: zIdOut(),
+  roleId: zIdOut(),
+  roleCode: z.string(),
+  roleName: z.string(),
+  effectiveTime: zDateTimeOut().nullable(),
+  expirationTime: zDateTimeOut().nullable(),
+  status: UserStatus.out(),
+  /** Enabled and inside its window now. */
+  isEffective: z.boolean(),
+  createdTime: zDateTimeOut(),
+});
+
+// Department assignment (user_departments): one main department per user and tenant.
+
+export const createUserDepartmentRequest = z.object({
+  userId: zId(),
+  departmentId: zId(),
+  isMain: optional(zBool()),
+  positionId: optional(zId()),
+  employeeNumber: optional(text(64)),
+  grade: optional(text(32)),
+  entryDate: optional(birthday()),
+});
+
+export const updateUserDepartmentRequest = z.object({
+  basicId: zId(),
+  isMain: optional(zBool()),
+  positionId: optional(zId()),
+  employeeNumber: optional(text(64)),
+  grade: optional(text(32)),
+  entryDate: optional(birthday()),
+});
+
+export const userDepartmentItem = z.object({
+  basicId: zIdOut(),
+  userId: zIdOut(),
+  departmentId: zIdOut(),
+  departmentName: z.string(),
+  isMain: z.boolean(),
+  positionId: zIdOut().nullable(),
+  positionName: z.string().nullable(),
+  employeeNumber: z.string().nullable(),
+  grade: z.string().nullable(),
+  entryDate: z.string().nullable(),
+  createdTime: zDateTimeOut(),
+});
