@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { users, userSecurity } from '../../db/schema/index.js';
 import { boot } from '../../server/src/bootstrap.js';
+import { trackInFlight } from '../../server/src/http/in-flight.js';
 import { loadConfig } from '../../server/src/config/load.js';
 import { hashPassword } from '../../server/src/infra/password.js';
 
@@ -64,13 +65,22 @@ bare.get('/bare-echo', (c) => {
   return c.json(echoBody);
 });
 
-const listen = (fetch: (req: Request) => Response | Promise<Response>) =>
+const servers: Array<ReturnType<typeof serve>> = [];
+type Env = Parameters<typeof runtime.app.fetch>[1];
+const inFlight = trackInFlight((request: Request, env: Env) => runtime.app.fetch(request, env));
+const listen = (fetch: (req: Request, env: Env) => Response | Promise<Response>) =>
   new Promise<number>((resolve) => {
     const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve((s.address() as AddressInfo).port));
+    servers.push(s);
   });
 
-const ports = { app: await listen(runtime.app.fetch), bare: await listen(bare.fetch) };
+const ports = { app: await listen(inFlight.handler), bare: await listen(bare.fetch) };
 process.send?.({ ...ports, users: benchUsers, password: BENCH_PASSWORD });
+// Requests still in flight when the load stops finish before the database closes under them.
 process.on('disconnect', () => {
-  void runtime.close().finally(() => process.exit(0));
+  const drained = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
+  for (const s of servers) (s as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  void Promise.race([Promise.all([...drained, inFlight.idle()]), new Promise((r) => setTimeout(r, 5000))])
+    .then(() => runtime.close())
+    .finally(() => process.exit(0));
 });

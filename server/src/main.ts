@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { boot, type Runtime } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { createHost } from './http/host.js';
+import { trackInFlight } from './http/in-flight.js';
 import { MaintenanceSwitch } from './http/maintenance.js';
 import { systemClock } from './infra/clock.js';
 import { createLogger } from './infra/logger.js';
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
   const shell = createHost({ config, logger, clock: systemClock, maintenance: starting, readiness: [{ name: 'startup', check: () => Promise.reject(new Error('starting')) }] });
   type Env = Parameters<typeof shell.fetch>[1];
   let handler: (request: Request, env: Env) => Response | Promise<Response> = (request, env) => shell.fetch(request, env);
-  const server = serve({ fetch: (request, env) => handler(request, env), port: config.App.Port, hostname: config.App.Host }, (address) => {
+  const inFlight = trackInFlight((request: Request, env: Env) => handler(request, env));
+  const server = serve({ fetch: inFlight.handler, port: config.App.Port, hostname: config.App.Host }, (address) => {
     logger.info('listening', { address: `http://${address.address}:${address.port}`, env: config.App.Env });
   });
 
@@ -32,7 +34,8 @@ async function main(): Promise<void> {
   let stopping = false;
   /**
    * Stops accepting connections, lets requests in flight finish (at most 10 s), and only then
-   * closes the database and stores: closing them first would fail those requests.
+   * closes the database and stores: closing them first would fail those requests. A handler
+   * can outlive its connection (the client gave up), so the handlers are waited for as well.
    */
   const stop = (signal: string, code = 0) => {
     if (stopping) return;
@@ -45,8 +48,10 @@ async function main(): Promise<void> {
       }, 10_000);
       timer.unref();
       server.close(() => {
-        clearTimeout(timer);
-        resolve();
+        void inFlight.idle().then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     });
     void drained

@@ -28,7 +28,7 @@ export const REDACTED = '[redacted]';
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[depth]';
   if (typeof value === 'string') return value.replace(SENSITIVE_QUERY, `$1${REDACTED}`);
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (value instanceof Error) return redactError(value, depth);
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -39,6 +39,25 @@ export function redact(value: unknown, depth = 0): unknown {
   }
   if (typeof value === 'bigint') return value.toString();
   return value;
+}
+
+/** Where a driver error (postgres.js, PGlite) says what went wrong, without the row's values. */
+const DB_FIELDS = ['code', 'severity', 'constraint_name', 'constraint', 'table_name', 'table', 'column_name', 'column', 'routine'] as const;
+
+/**
+ * An error with its cause chain. A failed query's message carries its parameters (password
+ * hashes, token hashes, security stamps, e-mail addresses), so only the statement is kept; the
+ * driver's cause says why it failed (SQLSTATE, constraint) without the values.
+ */
+function redactError(error: Error, depth: number): Record<string, unknown> {
+  if (depth > 6) return { name: error.name };
+  const params = error.message.indexOf('\nparams: ');
+  const message = error.message.startsWith('Failed query: ') && params >= 0 ? error.message.slice(0, params) : error.message;
+  const out: Record<string, unknown> = { name: error.name, message, stack: error.stack?.replace(error.message, message) };
+  const fields = error as unknown as Record<string, unknown>;
+  for (const key of DB_FIELDS) if (typeof fields[key] === 'string') out[key] = fields[key];
+  if (error.cause !== undefined) out.cause = error.cause instanceof Error ? redactError(error.cause, depth + 1) : redact(error.cause, depth + 1);
+  return out;
 }
 
 export function createLogger(options: { level?: LogLevel | 'silent'; sink?: LogSink; now?: () => Date; fields?: LogFields } = {}): Logger {
