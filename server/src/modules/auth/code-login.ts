@@ -12,6 +12,7 @@ import { findAccount, requestFacts, twoFactorAccount, type LoginAccount } from '
 import { loginCodeMessage, sendOrUndo } from './self-service-mail.js';
 import { selfServiceErrors } from './self-service-errors.js';
 import type { CodeLoginChallenge, CodeLoginRequest } from './self-service-schemas.js';
+import { sendTimingOf, type SendKind } from './send-timing.js';
 import type { LoginToken } from './tokens.js';
 import { availableMethods, normalizeLoginName, type TwoFactorMethodName } from './two-factor.js';
 
@@ -22,8 +23,8 @@ import { availableMethods, normalizeLoginName, type TwoFactorMethodName } from '
  * A code is 6 digits, valid 10 minutes and consumed on read, right or wrong, so each code allows
  * exactly one guess and of any number of parallel attempts with one code at most one succeeds.
  * Requesting a code is limited to one per address (e-mail or phone) and client address in a
- * 60-second window; an unknown or unusable address answers exactly like a known one and sends
- * nothing. Phones must be verified.
+ * 60-second window; an unknown or unusable address answers exactly like a known one, in about
+ * the same time (send-timing.ts), and sends nothing. Phones must be verified.
  *
  * Code logins follow the password login's rules after the first factor: lockout, inactive and
  * disabled accounts, the forced password change, landing, device policies and the login log.
@@ -115,6 +116,7 @@ export function createCodeLogin(deps: AppDeps) {
   const { store, codes, events, config } = deps;
   const auth = config.Saas.Auth;
   const development = config.App.Env === 'development';
+  const timing = sendTimingOf(deps);
 
   const lookup = (channel: Channel, target: string) => (channel === 'email' ? findAccount(deps, target) : findAccountByPhone(deps, target));
 
@@ -217,13 +219,19 @@ export function createCodeLogin(deps: AppDeps) {
         throwIfThrottled(await Promise.all([hitRateLimit(store, `login-code:phone-day:${target}`, 10, 86_400_000), hitRateLimit(store, `login-code:phone-day-ip:${ctx.ip}`, 50, 86_400_000)]));
       }
       const account = await lookup(channel, target);
+      const sending: SendKind = { kind: 'login-code', channel: channel === 'email' ? 'email' : 'sms' };
       let code: string | undefined;
       if (isUsable(account)) {
-        code = await codes.issue(rules.purpose, target);
-        await sendOrUndo(deps, loginCodeMessage(channel === 'email' ? 'email' : 'sms', target, code, ctx.culture), () => codes.discard(rules.purpose, target));
-      } else if (development) {
+        code = await timing.timed(sending, async () => {
+          const issued = await codes.issue(rules.purpose, target);
+          await sendOrUndo(deps, loginCodeMessage(sending.channel, target, issued, ctx.culture), () => codes.discard(rules.purpose, target));
+          return issued;
+        });
+      } else {
+        // Nothing is sent, but the answer takes as long as a send would: timing must not tell.
+        await timing.imitate(sending);
         // Same shape for an unknown address, even in development: a code that works nowhere.
-        code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+        if (development) code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       }
       return { expiresInSeconds: CODE_TTL_MS / 1000, ...(development && code ? { debugCode: code } : {}) };
     },

@@ -15,12 +15,14 @@ import { findAccount, requestFacts } from './login-service.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { linkWithToken, resetMessage, sendOrUndo } from './self-service-mail.js';
 import { selfServiceErrors } from './self-service-errors.js';
+import { sendTimingOf, type SendKind } from './send-timing.js';
 
 /**
  * Password recovery (SPEC "Password recovery"). PasswordResetRequest always answers the same
- * accepted result, whether or not the address belongs to an account; for an enabled account it
- * mails a link to `Saas__Auth__PasswordResetUrl` carrying a random token. Only the token's
- * SHA-256 is stored, linked to the user and the security stamp of that moment, for 30 minutes.
+ * accepted result in about the same time (send-timing.ts), whether or not the address belongs to
+ * an account; for an enabled account it mails a link to `Saas__Auth__PasswordResetUrl` carrying
+ * a random token. Only the token's SHA-256 is stored, linked to the user and the security stamp
+ * of that moment, for 30 minutes.
  *
  * ConsumePasswordResetToken checks the new password (8 to 128 characters and the policy) before
  * it spends the token, so a refused password does not cost the link; then the token is taken
@@ -31,6 +33,7 @@ import { selfServiceErrors } from './self-service-errors.js';
  */
 
 const RESET_TTL_MS = 30 * 60_000;
+const RESET_SEND: SendKind = { kind: 'password-reset', channel: 'email' };
 const resetKey = (token: string) => `pwd-reset:${createHash('sha256').update(token).digest('hex')}`;
 
 interface ResetData {
@@ -41,6 +44,7 @@ interface ResetData {
 export function createPasswordReset(deps: AppDeps) {
   const { config, store, db, clock } = deps;
   const auth = config.Saas.Auth;
+  const timing = sendTimingOf(deps);
 
   return {
     async request(email: string, ctx: RequestContext): Promise<{ accepted: true }> {
@@ -48,10 +52,16 @@ export function createPasswordReset(deps: AppDeps) {
       throwIfThrottled([await hitRateLimit(store, `pwd-reset:${email}:${ctx.ip}`, 1, 60_000)]);
       const account = await findAccount(deps, email);
       if (account && account.user.status === 'Enabled' && account.user.email) {
-        const token = randomBytes(32).toString('base64url');
-        const data: ResetData = { userId: String(account.user.id), stamp: account.security.securityStamp };
-        await store.set(resetKey(token), JSON.stringify(data), RESET_TTL_MS);
-        await sendOrUndo(deps, resetMessage(account.user.email, linkWithToken(auth.PasswordResetUrl, token), ctx.culture), () => store.delete(resetKey(token)));
+        const to = account.user.email;
+        await timing.timed(RESET_SEND, async () => {
+          const token = randomBytes(32).toString('base64url');
+          const data: ResetData = { userId: String(account.user.id), stamp: account.security.securityStamp };
+          await store.set(resetKey(token), JSON.stringify(data), RESET_TTL_MS);
+          await sendOrUndo(deps, resetMessage(to, linkWithToken(auth.PasswordResetUrl, token), ctx.culture), () => store.delete(resetKey(token)));
+        });
+      } else {
+        // Nothing is mailed, but the answer takes as long as a mail would: timing must not tell.
+        await timing.imitate(RESET_SEND);
       }
       return { accepted: true };
     },
