@@ -15,3 +15,24 @@ export function fixedWindow(nowMs: number, windowMs: number): { index: number; r
 export function windowKey(key: string, index: number): string {
   return `${key}:${index}`;
 }
+
+/**
+ * The generic cell rate algorithm (a token bucket kept as one number): `limit` hits may come at
+ * once, then one per `periodMs / limit`. The state is the theoretical arrival time (TAT) of the
+ * next hit, in clock milliseconds. Whole milliseconds throughout, so that the Redis script,
+ * which computes the same, agrees to the millisecond.
+ */
+export function gcraParams(limit: number, periodMs: number): { interval: number; tolerance: number } {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
+  assertDuration('periodMs', periodMs);
+  const interval = Math.max(1, Math.ceil(periodMs / limit));
+  return { interval, tolerance: Math.max(0, Math.ceil(periodMs) - interval) };
+}
+
+/** One hit against a stored TAT (undefined: never hit, or long enough ago). */
+export function gcraHit(storedTat: number | undefined, nowMs: number, limit: number, periodMs: number): { allowed: boolean; tat: number; retryAfterMs: number } {
+  const { interval, tolerance } = gcraParams(limit, periodMs);
+  const start = Math.max(storedTat ?? nowMs, nowMs);
+  if (start - nowMs > tolerance) return { allowed: false, tat: start, retryAfterMs: start - nowMs - tolerance };
+  return { allowed: true, tat: start + interval, retryAfterMs: 0 };
+}

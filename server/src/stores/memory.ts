@@ -1,6 +1,6 @@
 import type { Clock } from '../infra/clock.js';
 import type { Logger } from '../infra/logger.js';
-import { assertDuration, fixedWindow, windowKey } from './durations.js';
+import { assertDuration, fixedWindow, gcraHit, windowKey } from './durations.js';
 import type { MessageHandler, ReadyStore } from './store.js';
 import { SubscriptionRegistry } from './subscriptions.js';
 
@@ -122,6 +122,15 @@ export function createMemoryStore(options: MemoryStoreOptions): ReadyStore {
       if (entry) entry.value = String(count);
       else insert(slot, { value: String(count), expiresAt: now + window.resetInMs }, now);
       return { count, resetInMs: window.resetInMs };
+    },
+    async throttle(key, limit, periodMs) {
+      open();
+      const now = clock.nowMs();
+      const stored = live(key, now);
+      const hit = gcraHit(stored ? Number(stored.value) : undefined, now, limit, periodMs);
+      // The state means nothing once its arrival time has passed: it expires then.
+      if (hit.allowed) insert(key, { value: String(hit.tat), expiresAt: hit.tat }, now);
+      return { allowed: hit.allowed, retryAfterMs: hit.retryAfterMs };
     },
     async incrementCounter(key) {
       open();

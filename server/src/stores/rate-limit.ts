@@ -2,16 +2,19 @@ import type { EphemeralStore } from './store.js';
 
 export interface RateLimitResult {
   allowed: boolean;
-  count: number;
-  /** Seconds until the window ends (for Retry-After). */
+  /** Seconds until a hit would be allowed again (for Retry-After); 0 when allowed. */
   retryAfterSeconds: number;
 }
 
 /**
- * A fixed-window limit on the store's atomic counter: every hit counts, shared by all nodes
- * that share the store, exact under concurrency (50 parallel hits count 1..50).
+ * "At most `limit` per `windowMs`" for a key, on the store's atomic throttle (GCRA), shared by
+ * every node sharing the store and exact under concurrency: `limit` hits may come at once, then
+ * one per windowMs / limit. Unlike a fixed window there is no boundary at which twice the limit
+ * gets through, and whether two hits a second apart are both allowed does not depend on the
+ * wall clock: one request a minute means a minute between two accepted requests. Refused hits
+ * do not count, so a client that retries too early still gets in once it waits Retry-After.
  */
 export async function hitRateLimit(store: EphemeralStore, key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-  const { count, resetInMs } = await store.increment(`ratelimit:${key}`, windowMs);
-  return { allowed: count <= limit, count, retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) };
+  const { allowed, retryAfterMs } = await store.throttle(`ratelimit:${key}`, limit, windowMs);
+  return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(retryAfterMs / 1000)) };
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../infra/clock.js';
 import type { Logger } from '../infra/logger.js';
-import { assertDuration, fixedWindow, windowKey } from './durations.js';
+import { assertDuration, fixedWindow, gcraParams, windowKey } from './durations.js';
 import { closeRedis, openRedis } from './redis-connection.js';
 import { createRedisSubscriber } from './redis-subscriber.js';
 import type { ReadyStore } from './store.js';
@@ -27,6 +27,18 @@ if count == 1 or redis.call('PTTL', KEYS[1]) == -1 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
 end
 return count`;
+
+// GCRA (durations.ts gcraHit), atomically. ARGV: now, interval, tolerance (whole milliseconds,
+// from the injected clock, so that every node and every test agrees on the time).
+const THROTTLE_LUA = `
+local now = tonumber(ARGV[1])
+local start = math.max(tonumber(redis.call('GET', KEYS[1]) or ARGV[1]), now)
+if start - now > tonumber(ARGV[3]) then
+  return {0, start - now - tonumber(ARGV[3])}
+end
+local tat = start + tonumber(ARGV[2])
+redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', tat - now)
+return {1, 0}`;
 
 /** The multi-node store on Redis. Every operation is a single atomic Redis command or script. */
 export function createRedisStore(options: RedisStoreOptions): ReadyStore {
@@ -60,6 +72,12 @@ export function createRedisStore(options: RedisStoreOptions): ReadyStore {
       const window = fixedWindow(clock.nowMs(), windowMs);
       const count = await client.eval(INCREMENT_WINDOW_LUA, 1, k(windowKey(key, window.index)), px(windowMs) + WINDOW_TTL_MARGIN_MS);
       return { count: Number(count), resetInMs: window.resetInMs };
+    },
+    async throttle(key, limit, periodMs) {
+      const { interval, tolerance } = gcraParams(limit, periodMs);
+      const now = Math.floor(clock.nowMs());
+      const [allowed, retryAfterMs] = (await client.eval(THROTTLE_LUA, 1, k(key), now, interval, tolerance)) as [number, number];
+      return { allowed: allowed === 1, retryAfterMs: Number(retryAfterMs) };
     },
     async incrementCounter(key) {
       return client.incr(k(key));

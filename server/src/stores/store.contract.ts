@@ -155,6 +155,25 @@ export function runStoreContract(name: string, makeStore: (clock: ManualClock) =
         expect((await store.increment(k, 1_000)).count).toBe(1);
       });
 
+      it('throttles: the limit at once, then one per period / limit; refused hits change nothing', async () => {
+        const clock = new ManualClock(WINDOW_START - 100);
+        const store = await open(clock);
+        const k = key('t');
+        const first = await Promise.all(Array.from({ length: 4 }, () => store.throttle(k, 3, 60_000)));
+        expect(first.map((r) => r.allowed).sort()).toEqual([false, true, true, true]);
+        expect(first.find((r) => !r.allowed)!.retryAfterMs).toBe(20_000);
+        clock.advance(19_999); // across a minute boundary: nothing resets there
+        expect(await store.throttle(k, 3, 60_000)).toEqual({ allowed: false, retryAfterMs: 1 });
+        clock.advance(1);
+        expect(await store.throttle(k, 3, 60_000)).toEqual({ allowed: true, retryAfterMs: 0 });
+        expect((await store.throttle(k, 3, 60_000)).allowed).toBe(false);
+        // A quiet period gives the whole burst back.
+        clock.advance(60_000);
+        const again = await Promise.all(Array.from({ length: 3 }, () => store.throttle(k, 3, 60_000)));
+        expect(again.every((r) => r.allowed)).toBe(true);
+        await expect(store.throttle(k, 0, 60_000)).rejects.toThrow(RangeError);
+      });
+
       it('keeps generation counters, 0 before the first increment', async () => {
         const store = await open(new ManualClock());
         const k = key('g');
@@ -173,6 +192,13 @@ export function runStoreContract(name: string, makeStore: (clock: ManualClock) =
         await a.set(k, 'ticket', 60_000);
         const results = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? b : a).take(k)));
         expect(results.filter((r) => r !== undefined)).toEqual(['ticket']);
+      });
+
+      it('50 concurrent throttled hits with a limit of 5: exactly 5 pass', async () => {
+        const [a, b] = await twoNodes();
+        const k = key('race-throttle');
+        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? b : a).throttle(k, 5, 60_000)));
+        expect(results.filter((r) => r.allowed)).toHaveLength(5);
       });
 
       it('100 concurrent putIfAbsent: exactly one wins and its value stays', async () => {

@@ -20,6 +20,13 @@ export interface EphemeralStore {
    * and returns the count after incrementing and the milliseconds until that window ends.
    */
   increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+  /**
+   * Rate limit, atomically (GCRA, durations.ts): up to `limit` hits at once, then one per
+   * `periodMs / limit`; so never more than `limit` in a burst and `limit` per period in the
+   * long run, with no window boundaries. A refused hit changes nothing. `retryAfterMs` says
+   * when the next hit would be allowed (0 when this one was).
+   */
+  throttle(key: string, limit: number, periodMs: number): Promise<{ allowed: boolean; retryAfterMs: number }>;
   /** Atomic counter without a window (generation numbers): adds 1 and returns the new value; never expires. */
   incrementCounter(key: string): Promise<number>;
   /** Current value of such a counter (0 when never incremented). */
