@@ -15,26 +15,33 @@ import type { LoginToken } from './tokens.js';
 import type { Culture } from '../../config/schema.js';
 import { availableMethods, createTwoFactor, normalizeLoginName, type TwoFactorAccount, type TwoFactorMethodName } from './two-factor.js';
 
+function accountQueries(db: AppDeps['db']) {
+  const base = () => db.select({ user: users, security: userSecurity }).from(users).innerJoin(userSecurity, eq(userSecurity.userId, users.id));
+  const name = sql.placeholder('name');
+  return {
+    byEmail: base().where(and(eq(users.isDeleted, false), sql`lower(${users.email}) = ${name}`)).limit(1).prepare('find_account_by_email'),
+    byUserName: base().where(and(eq(users.isDeleted, false), eq(users.tenantId, 0n), sql`lower(${users.userName}) = ${name}`)).limit(1).prepare('find_account_by_user_name'),
+  };
+}
+
+/**
+ * Built once per database: building this select (two whole tables' columns) cost about 0.2 ms
+ * of CPU per call, on every login. Prepared statements are per connection in PostgreSQL and
+ * per client in PGlite; drizzle prepares them where it runs them.
+ */
+const preparedAccountQueries = new WeakMap<object, ReturnType<typeof accountQueries>>();
+
 /** An account as login sees it: the user row joined with its security row. */
 export type LoginAccount = Awaited<ReturnType<typeof findAccount>>;
 
 /**
  * Locates an account platform-wide: by e-mail (unique, case-insensitive) when the name holds an
- * `@`, otherwise by user name among platform accounts (tenant 0).
+ * `@`, otherwise by user name among platform accounts (tenant 0). The caller lower-cases the name.
  */
 export async function findAccount(deps: Pick<AppDeps, 'db'>, loginName: string) {
-  const byEmail = loginName.includes('@');
-  const [row] = await deps.db
-    .select({ user: users, security: userSecurity })
-    .from(users)
-    .innerJoin(userSecurity, eq(userSecurity.userId, users.id))
-    .where(
-      and(
-        eq(users.isDeleted, false),
-        byEmail ? sql`lower(${users.email}) = ${loginName}` : and(eq(users.tenantId, 0n), sql`lower(${users.userName}) = ${loginName}`),
-      ),
-    )
-    .limit(1);
+  let queries = preparedAccountQueries.get(deps.db);
+  if (!queries) preparedAccountQueries.set(deps.db, (queries = accountQueries(deps.db)));
+  const [row] = await (loginName.includes('@') ? queries.byEmail : queries.byUserName).execute({ name: loginName });
   return row;
 }
 
