@@ -67,29 +67,6 @@ export function createHost(deps: HostDeps, api?: (c: Context<HonoEnv>) => Promis
     return respondSuccess(c, deps, { status: 'Healthy', checks: results });
   });
 
-  app.get('/health', (c) => respondSuccess(c, deps, { status: 'Healthy' }));
-  app.get('/health/ready', async (c) => {
-    const results = await Promise.all(
-      deps.readiness.map(async ({ name, check }) => {
-        try {
-          await check();
-          return { name, status: 'Healthy' };
-        } catch (error) {
-          deps.logger.warn('readiness check failed', { check: name, error });
-          return { name, status: 'Unhealthy' };
-        }
-      }),
-    );
-    const failed = results.filter((r) => r.status !== 'Healthy');
-    if (failed.length) {
-      return respondError(c, deps, appError(commonErrors.NOT_READY, { params: { reason: failed.map((f) => f.name).join(', ') }, detail: { status: 'Unhealthy', checks: results } }));
-    }
-    if (deps.maintenance.on) {
-      return respondError(c, deps, appError(commonErrors.NOT_READY, { params: { reason: 'maintenance' }, detail: { status: 'Maintenance', checks: results } }));
-    }
-    return respondSuccess(c, deps, { status: 'Healthy', checks: results });
-  });
-
   app.notFound((c) => respondError(c, deps, appError(commonErrors.ROUTE_NOT_FOUND)));
   app.onError((error, c) => {
     if (!c.get('info')) c.set('info', resolveRequestInfo(c, deps));
