@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
-import { notificationPreferences, notifications, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { Culture } from '../../config/schema.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
+import { deliverSecurityNotice } from '../notifications/notify.js';
 
 /** Security notices of credential changes (SPEC "Events": credential changes notify the user). */
 const texts = defineMessages('apiCredentialNotice', {
@@ -17,8 +16,8 @@ const texts = defineMessages('apiCredentialNotice', {
 export type CredentialChange = 'created' | 'rotated' | 'enabled' | 'disabled' | 'deleted';
 
 /**
- * In-app notice (a row the notification hub pushes) and, unless the user switched e-mail or
- * security notices off, an e-mail. Failures are logged, not thrown: the change has happened.
+ * In-app notice and, unless the user switched e-mail or security notices off, an e-mail.
+ * Failures are logged, not thrown: the change has happened.
  */
 export async function notifyCredentialChange(
   deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger'>,
@@ -27,14 +26,7 @@ export async function notifyCredentialChange(
   const title = translate(notice.culture, texts.title);
   const content = translate(notice.culture, texts[notice.change], { appKey: notice.appKey });
   try {
-    await deps.db.insert(notifications).values({ id: deps.ids.next(), tenantId: notice.tenantId, userId: notice.userId, notificationType: 'Security', title, content, createdTime: deps.clock.now() });
-    const [row] = await deps.db
-      .select({ email: users.email, channel: notificationPreferences.channelEmail, security: notificationPreferences.typeSecurity })
-      .from(users)
-      .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
-      .where(eq(users.id, notice.userId));
-    if (!row?.email || row.channel === false || row.security === false) return;
-    await deps.messages.send({ channel: 'email', to: row.email, kind: 'security-alert', subject: title, text: content });
+    await deliverSecurityNotice(deps, { userId: notice.userId, tenantId: notice.tenantId, title, content });
   } catch (error) {
     deps.logger.warn('api credential notice failed', { userId: String(notice.userId), error });
   }

@@ -22,18 +22,22 @@ const KINDS: Record<SecurityNoticeKind, [string, string]> = {
   passwordChanged: [texts.passwordChangedTitle, texts.passwordChangedBody],
 };
 
-/**
- * Sends a security notice: always in-app (a row the notification hub pushes), and by e-mail when
- * the user has an address and has not switched off e-mail or security notices. A failed e-mail
- * is logged, not thrown: the change it reports has already happened.
- */
-export async function notifySecurity(
-  deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger'>,
-  notice: { userId: bigint; tenantId: bigint; culture: Culture; kind: SecurityNoticeKind },
-): Promise<void> {
+type NoticeDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger'>;
+
+/** Sends one of the security notices above, in the user's culture. */
+export async function notifySecurity(deps: NoticeDeps, notice: { userId: bigint; tenantId: bigint; culture: Culture; kind: SecurityNoticeKind }): Promise<void> {
   const [titleKey, bodyKey] = KINDS[notice.kind];
-  const title = translate(notice.culture, titleKey);
-  const content = translate(notice.culture, bodyKey);
+  await deliverSecurityNotice(deps, { userId: notice.userId, tenantId: notice.tenantId, title: translate(notice.culture, titleKey), content: translate(notice.culture, bodyKey) });
+}
+
+/**
+ * Delivers a security notice already worded: always in-app (a row the notification hub
+ * pushes), and by e-mail when the user has an address and has not switched off e-mail or
+ * security notices. A failed e-mail is logged, not thrown: the change it reports has already
+ * happened.
+ */
+export async function deliverSecurityNotice(deps: NoticeDeps, notice: { userId: bigint; tenantId: bigint; title: string; content: string }): Promise<void> {
+  const { title, content } = notice;
   await deps.db.insert(notifications).values({ id: deps.ids.next(), tenantId: notice.tenantId, userId: notice.userId, notificationType: 'Security', title, content, createdTime: deps.clock.now() });
   const [row] = await deps.db
     .select({ email: users.email, channel: notificationPreferences.channelEmail, security: notificationPreferences.typeSecurity })
