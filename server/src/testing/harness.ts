@@ -21,7 +21,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-function deepMerge(a: Record<string, any>, b: Record<string, any>): Record<string, any> {
+export function deepMerge(a: Record<string, any>, b: Record<string, any>): Record<string, any> {
   const out = { ...a };
   for (const [k, v] of Object.entries(b)) {
     out[k] = v && typeof v === 'object' && !Array.isArray(v) && typeof a[k] === 'object' ? deepMerge(a[k], v) : v;

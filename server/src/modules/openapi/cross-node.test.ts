@@ -1,13 +1,7 @@
-import { serve, type ServerType } from '@hono/node-server';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boot, type Runtime } from '../../bootstrap.js';
-import { loadConfig } from '../../config/load.js';
-import { createLogger } from '../../infra/logger.js';
-import { acquireTestRedis, type TestRedis } from '../../stores/testing-redis.js';
+import { startTwoNodes, type TestNode, type TwoNodes } from '../../testing/two-nodes.js';
 import { createTestUser } from '../../testing/auth-fixtures.js';
-import { acquireTestPostgres, type TestPostgres } from '../../testing/postgres.js';
 import { referenceSign, type ReferenceCredential } from './reference-signer.js';
 
 /**
@@ -15,42 +9,21 @@ import { referenceSign, type ReferenceCredential } from './reference-signer.js';
  * refused by the other, and a credential change on one applies on the other at once.
  */
 
-let pg: TestPostgres;
-let redis: TestRedis;
-let nodes: Array<{ runtime: Runtime; server: ServerType; url: string }>;
+let cluster: TwoNodes;
+let nodes: TestNode[];
 
 beforeAll(async () => {
-  pg = await acquireTestPostgres();
-  redis = await acquireTestRedis();
-  const config = loadConfig({}, {
-    App: { Env: 'test', LogLevel: 'silent' },
-    Database: { Url: pg.url, MaxConnections: 4 },
-    Redis: { Url: redis.url, KeyPrefix: `test:${randomUUID()}:` },
+  cluster = await startTwoNodes({
     Saas: { Auth: { CaptchaEnabled: false } },
     OpenApiSecurity: { IsEnabled: true, ProtectedPathPrefixes: ['/api/openapi'] },
     // Both nodes must open the secrets either one sealed.
     Security: { CredentialKeys: { k1: randomBytes(32).toString('base64') } },
   });
-  const runtimes = await Promise.all([boot(config, { logger: createLogger({ level: 'silent' }) }), boot(config, { logger: createLogger({ level: 'silent' }) })]);
-  await Promise.all(runtimes.map((r) => r.ready));
-  nodes = await Promise.all(
-    runtimes.map(
-      (runtime) =>
-        new Promise<{ runtime: Runtime; server: ServerType; url: string }>((resolve) => {
-          const server = serve({ fetch: runtime.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve({ runtime, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
-        }),
-    ),
-  );
+  nodes = cluster.nodes;
 });
 
 afterAll(async () => {
-  for (const node of nodes ?? []) {
-    await new Promise<void>((resolve) => node.server.close(() => resolve()));
-    (node.server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-  }
-  await Promise.all((nodes ?? []).map((n) => n.runtime.close()));
-  await redis?.release();
-  await pg?.release();
+  await cluster?.close();
 });
 
 async function credentialOnNodeA(): Promise<ReferenceCredential & { basicId: string; token: string }> {

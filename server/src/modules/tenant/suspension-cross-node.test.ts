@@ -1,13 +1,6 @@
-import { serve, type ServerType } from '@hono/node-server';
-import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boot, type Runtime } from '../../bootstrap.js';
-import { loadConfig } from '../../config/load.js';
-import { createLogger } from '../../infra/logger.js';
-import { acquireTestRedis, type TestRedis } from '../../stores/testing-redis.js';
+import { startTwoNodes, type TestNode, type TwoNodes } from '../../testing/two-nodes.js';
 import { createTestTenant, createTestUser, grantRole, GOOD_PASSWORD } from '../../testing/auth-fixtures.js';
-import { acquireTestPostgres, type TestPostgres } from '../../testing/postgres.js';
 import { PLATFORM_CODES } from '../permission/admin-test-kit.js';
 
 /**
@@ -15,40 +8,16 @@ import { PLATFORM_CODES } from '../permission/admin-test-kit.js';
  * node A is refused on node B, whose session-state cache held the tenant as Normal, on B's next
  * request, far within the 60 seconds the spec allows.
  */
-let pg: TestPostgres;
-let redis: TestRedis;
-let nodes: Array<{ runtime: Runtime; server: ServerType; url: string }>;
+let cluster: TwoNodes;
+let nodes: TestNode[];
 
 beforeAll(async () => {
-  pg = await acquireTestPostgres();
-  redis = await acquireTestRedis();
-  const config = loadConfig({}, {
-    App: { Env: 'test', LogLevel: 'silent' },
-    Database: { Url: pg.url, MaxConnections: 4 },
-    Redis: { Url: redis.url, KeyPrefix: `test:${randomUUID()}:` },
-    Saas: { Auth: { CaptchaEnabled: false } },
-  });
-  const runtimes = await Promise.all([boot(config, { logger: createLogger({ level: 'silent' }) }), boot(config, { logger: createLogger({ level: 'silent' }) })]);
-  await Promise.all(runtimes.map((r) => r.ready));
-  nodes = await Promise.all(
-    runtimes.map(
-      (runtime) =>
-        new Promise<{ runtime: Runtime; server: ServerType; url: string }>((resolve) => {
-          const server = serve({ fetch: runtime.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
-            resolve({ runtime, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
-          );
-        }),
-    ),
-  );
+  cluster = await startTwoNodes({ Saas: { Auth: { CaptchaEnabled: false } } });
+  nodes = cluster.nodes;
 });
 
 afterAll(async () => {
-  for (const node of nodes ?? []) {
-    await new Promise<void>((resolve) => node.server.close(() => resolve()));
-    await node.runtime.close();
-  }
-  await redis?.release();
-  await pg?.release();
+  await cluster?.close();
 });
 
 async function call(url: string, path: string, init: { method?: string; token?: string; json?: unknown } = {}) {

@@ -1,0 +1,60 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { boot, type Runtime } from '../bootstrap.js';
+import { loadConfig } from '../config/load.js';
+import { createLogger } from '../infra/logger.js';
+import { acquireTestRedis } from '../stores/testing-redis.js';
+import { deepMerge } from './harness.js';
+import { acquireTestPostgres } from './postgres.js';
+
+export interface TestNode {
+  runtime: Runtime;
+  server: ServerType;
+  url: string;
+}
+
+export interface TwoNodes {
+  nodes: [TestNode, TestNode];
+  close(): Promise<void>;
+}
+
+/**
+ * Two app instances ("nodes") sharing one PostgreSQL and one Redis, as in production, each
+ * listening on its own port. `config` is merged over the shared base (the same for both).
+ */
+export async function startTwoNodes(config: Record<string, unknown> = {}): Promise<TwoNodes> {
+  const pg = await acquireTestPostgres();
+  const redis = await acquireTestRedis();
+  const base = {
+    App: { Env: 'test', LogLevel: 'silent' },
+    Database: { Url: pg.url, MaxConnections: 4 },
+    Redis: { Url: redis.url, KeyPrefix: `test:${randomUUID()}:` },
+  };
+  const appConfig = loadConfig({}, deepMerge(base, config));
+  const runtimes = await Promise.all([0, 1].map(() => boot(appConfig, { logger: createLogger({ level: 'silent' }) })));
+  await Promise.all(runtimes.map((r) => r.ready));
+  const nodes = await Promise.all(
+    runtimes.map(
+      (runtime) =>
+        new Promise<TestNode>((resolve) => {
+          const server = serve({ fetch: runtime.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+            resolve({ runtime, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+          );
+        }),
+    ),
+  );
+  return {
+    nodes: nodes as [TestNode, TestNode],
+    async close() {
+      for (const node of nodes) {
+        const closed = new Promise<void>((resolve) => node.server.close(() => resolve()));
+        (node.server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        await closed;
+      }
+      await Promise.all(nodes.map((n) => n.runtime.close()));
+      await redis.release();
+      await pg.release();
+    },
+  };
+}
