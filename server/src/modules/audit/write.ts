@@ -7,7 +7,15 @@ export type AuditAction =
   | 'TokenRefreshed' | 'PasswordChanged' | 'PasswordReset' | 'MfaBound' | 'MfaUnbound' | 'TenantSwitched'
   | 'SessionRevoked' | 'RefreshTokenReuse' | 'ImpersonationStarted' | 'ImpersonationEnded' | 'ApiCredentialCreated'
   | 'ApiCredentialRotated' | 'ApiCredentialDeleted' | 'UserCreated' | 'UserDeleted' | 'UserStatusChanged' | 'PasswordResetByAdmin'
-  | 'UserUpdated' | 'UserRoleGranted' | 'UserRoleChanged' | 'UserRoleRevoked' | 'UserDepartmentChanged';
+  | 'UserUpdated' | 'UserRoleGranted' | 'UserRoleChanged' | 'UserRoleRevoked' | 'UserDepartmentChanged'
+  // Administration of roles, tenants, editions and the directory (audit/change.ts).
+  | 'RoleCreated' | 'RoleUpdated' | 'RoleDeleted' | 'RoleStatusChanged' | 'RoleDataScopeChanged' | 'RoleParentAdded' | 'RoleParentRemoved'
+  | 'RolePermissionGranted' | 'RolePermissionRevoked' | 'RolePermissionStatusChanged' | 'RolePermissionsReplaced'
+  | 'TenantCreated' | 'TenantUpdated' | 'TenantEditionChanged' | 'TenantStatusChanged' | 'TenantSuspended' | 'TenantResumed' | 'TenantDeleted'
+  | 'TenantMemberAdded' | 'TenantMemberUpdated' | 'TenantMemberRemoved' | 'EditionCreated' | 'EditionUpdated' | 'EditionDeleted'
+  | 'DepartmentCreated' | 'DepartmentUpdated' | 'DepartmentStatusChanged' | 'DepartmentDeleted'
+  | 'PositionCreated' | 'PositionUpdated' | 'PositionStatusChanged' | 'PositionDeleted'
+  | 'MenuCreated' | 'MenuUpdated' | 'MenuStatusChanged' | 'MenuDeleted';
 
 export interface AuditEntry {
   action: AuditAction;

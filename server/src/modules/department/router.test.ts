@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTenant, createTestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { startAdminServer, tenantWithAdmin, type AdminApi } from '../permission/admin-test-kit.js';
+import type { AuditAction } from '../audit/write.js';
+import { auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
 
 let server: TestServer;
 let api: AdminApi;
 let tenantId: bigint;
+let adminId: bigint;
 beforeAll(async () => {
   server = await startAdminServer();
-  ({ api, tenantId } = await tenantWithAdmin(server));
+  let admin;
+  ({ api, tenantId, user: admin } = await tenantWithAdmin(server));
+  adminId = admin.id;
 });
 afterAll(() => server.close());
 
@@ -70,5 +74,40 @@ describe('departments over HTTP', () => {
     const leader = await api.post('/api/Department/Department', { departmentName: 'Led', leaderId: String(stranger.id) });
     expect(leader.status).toBe(404);
     expect(leader.body.data).toMatch(/not a member/);
+  });
+});
+
+describe('department audit', () => {
+  const entry = (call: Call, action: AuditAction, id: string, detail: Record<string, unknown>) =>
+    auditEntry(call, { action, actor: adminId, tenantId, targetType: 'Department', targetId: id, detail });
+
+  it('records one entry per department write, naming what changed', async () => {
+    const audit = await watchAudit(server);
+    const root = await api.post('/api/Department/Department', { departmentName: 'Audit root' });
+    const rootId = root.body.data.basicId as string;
+    expect(await audit()).toEqual([entry(root, 'DepartmentCreated', rootId, { departmentName: 'Audit root', parentId: null })]);
+    const child = await api.post('/api/Department/Department', { parentId: rootId, departmentName: 'Audit child' });
+    const id = child.body.data.basicId as string;
+    expect(await audit()).toEqual([entry(child, 'DepartmentCreated', id, { departmentName: 'Audit child', parentId: rootId })]);
+
+    const moved = await api.put('/api/Department/Department', { basicId: id, parentId: 0, departmentName: 'Audit moved', remark: 'r' });
+    expect(await audit()).toEqual([entry(moved, 'DepartmentUpdated', id, { departmentName: 'Audit child', fields: ['departmentName', 'parentId', 'remark'], parentId: { from: rootId, to: null } })]);
+    const disabled = await api.put('/api/Department/DepartmentStatus', { basicId: id, status: 'Disabled' });
+    expect(await audit()).toEqual([entry(disabled, 'DepartmentStatusChanged', id, { from: 'Enabled', to: 'Disabled' })]);
+    const deleted = await api.del('/api/Department/Department', { id });
+    expect(await audit()).toEqual([entry(deleted, 'DepartmentDeleted', id, { departmentName: 'Audit moved' })]);
+  });
+
+  it('records nothing for refused department writes', async () => {
+    const parent = await create({ departmentName: 'Refusing parent' });
+    const child = await create({ parentId: parent.basicId, departmentName: 'Refusing child' });
+    const { api: reader } = await tenantUser(server, tenantId, ['saas:department:read']);
+    const audit = await watchAudit(server);
+    expect((await api.del('/api/Department/Department', { id: parent.basicId })).status).toBe(422);
+    expect((await api.put('/api/Department/Department', { basicId: parent.basicId, parentId: child.basicId })).status).toBe(422);
+    expect((await api.put('/api/Department/DepartmentStatus', { basicId: child.basicId, status: 'Disabled', version: 9 })).status).toBe(409);
+    expect((await api.post('/api/Department/Department', { departmentName: '  ' })).status).toBe(422);
+    expect((await reader.post('/api/Department/Department', { departmentName: 'Not allowed' })).status).toBe(403);
+    expect(await audit()).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { PagedRequest } from '../../query/index.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
+import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { EnableStatus, idOrNull, idOut, nameIn, requireContextUser, type AuthedContext } from '../permission/admin-scope.js';
 import { departmentList } from './department-list.js';
@@ -59,7 +60,11 @@ export async function departmentDetailOf(deps: AppDeps, tenantId: bigint, id: bi
 /** 0 and null both mean "no parent" (the original sends either for a root). */
 const parentOf = (id: bigint | null | undefined) => (id === undefined ? undefined : id === null || id === 0n ? null : id);
 
-const actor = (ctx: AuthedContext) => ({ tenantId: ctx.auth.tenantId, actorId: ctx.auth.userId });
+/** The caller: its context, its id for created_by/modified_by, and itself for the audit entry. */
+const actor = (ctx: AuthedContext) => {
+  const audit = actorOf(ctx);
+  return { tenantId: audit.tenantId, actorId: audit.actorId, audit };
+};
 
 /**
  * /api/Department: the department tree of the caller's context, over the department service
@@ -71,10 +76,10 @@ export const departmentRouter = router({
     .input(createDepartmentInput)
     .output(departmentDetail)
     .mutation(async ({ ctx, input }) => {
-      const { tenantId, actorId } = actor(ctx);
+      const { tenantId, actorId, audit } = actor(ctx);
       if (input.leaderId) await requireContextUser(ctx.deps.db, tenantId, input.leaderId);
       const { parentId, ...fields } = input;
-      const row = await departmentService(ctx.deps).create({ ...fields, tenantId, actorId, parentId: parentOf(parentId) ?? null });
+      const row = await departmentService(ctx.deps).create({ ...fields, tenantId, actorId, audit, parentId: parentOf(parentId) ?? null });
       return departmentDetailOf(ctx.deps, tenantId, row.id);
     }),
 
@@ -83,10 +88,10 @@ export const departmentRouter = router({
     .input(updateDepartmentInput)
     .output(departmentDetail)
     .mutation(async ({ ctx, input }) => {
-      const { tenantId, actorId } = actor(ctx);
+      const { tenantId, actorId, audit } = actor(ctx);
       if (input.leaderId) await requireContextUser(ctx.deps.db, tenantId, input.leaderId);
       const { basicId, version, parentId, ...fields } = input;
-      await departmentService(ctx.deps).update({ ...fields, tenantId, id: basicId, parentId: parentOf(parentId), expectedVersion: version, actorId });
+      await departmentService(ctx.deps).update({ ...fields, tenantId, id: basicId, parentId: parentOf(parentId), expectedVersion: version, actorId, audit });
       return departmentDetailOf(ctx.deps, tenantId, basicId);
     }),
 
@@ -95,8 +100,8 @@ export const departmentRouter = router({
     .input(departmentStatusInput)
     .output(departmentDetail)
     .mutation(async ({ ctx, input }) => {
-      const { tenantId, actorId } = actor(ctx);
-      await departmentService(ctx.deps).update({ tenantId, id: input.basicId, status: input.status, expectedVersion: input.version, actorId });
+      const { tenantId, actorId, audit } = actor(ctx);
+      await departmentService(ctx.deps).setStatus({ tenantId, id: input.basicId, status: input.status, expectedVersion: input.version, actorId, audit });
       return departmentDetailOf(ctx.deps, tenantId, input.basicId);
     }),
 
@@ -105,8 +110,8 @@ export const departmentRouter = router({
     .input(z.object({ id: zQueryId() }))
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
-      const { tenantId, actorId } = actor(ctx);
-      await departmentService(ctx.deps).remove(tenantId, input.id, actorId);
+      const { tenantId, actorId, audit } = actor(ctx);
+      await departmentService(ctx.deps).remove(tenantId, input.id, actorId, undefined, audit);
       return true;
     }),
 });

@@ -4,11 +4,13 @@ import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
 import type { Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
+import { auditChange, fieldsOf, type Actor } from '../audit/change.js';
+import type { AuditAction } from '../audit/write.js';
 import { linkDepartment, refreshSubtreePaths, relinkSubtree, unlinkDepartment } from './closure.js';
 import { departmentErrors } from './errors.js';
 import { createDepartmentReads, findDepartment, isInSubtree, requireDepartment } from './reads.js';
 import { lockDepartmentTree } from './tree-lock.js';
-import type { CreateDepartmentInput, Department, DepartmentFields, DepartmentServiceDeps, UpdateDepartmentInput } from './types.js';
+import type { CreateDepartmentInput, Department, DepartmentFields, DepartmentServiceDeps, DepartmentStatusInput, UpdateDepartmentInput } from './types.js';
 
 /** The column is varchar(128); PostgreSQL counts characters, so count code points, not UTF-16 units. */
 const NAME_MAX = 128;
@@ -59,6 +61,9 @@ async function checkNewParent(tx: Transaction, department: Department, parentId:
  * Deleting a department that still has live sub-departments is refused (422) rather than
  * cascading or re-parenting them: both alternatives silently change who sees what through
  * "department and below" data scopes. The caller moves or deletes the children first.
+ *
+ * A write made for an administration request (`audit` given) records its audit entry in the same
+ * transaction; system work and fixtures pass none.
  */
 export function createDepartmentService(deps: DepartmentServiceDeps) {
   const { db, ids, clock } = deps;
@@ -73,8 +78,13 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
   /** Scopes the versioned update to the tenant's live rows. */
   const live = (tenantId: bigint) => and(eq(departments.tenantId, tenantId), eq(departments.isDeleted, false));
 
+  /** The entry of an administration request's change; system work (no `audit`) has none. */
+  const record = async (tx: Transaction, audit: Actor | undefined, action: AuditAction, department: Pick<Department, 'id' | 'departmentName'>, detail: Record<string, unknown> = {}) => {
+    if (audit) await auditChange(tx, deps, audit, action, { type: 'Department', id: department.id }, { departmentName: department.departmentName, ...detail });
+  };
+
   // async, so that an invalid name rejects the promise like every other refusal.
-  const update = async (input: UpdateDepartmentInput): Promise<Department> => {
+  const change = async (input: UpdateDepartmentInput, action: 'DepartmentUpdated' | 'DepartmentStatusChanged'): Promise<Department> => {
     const { tenantId, id } = input;
     const name = input.departmentName === undefined ? undefined : normalizeName(input.departmentName);
     return write(tenantId, async (tx) => {
@@ -84,26 +94,20 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
       const moving = newParentId !== undefined && newParentId !== current.parentId;
       if (moving && newParentId !== null) await checkNewParent(tx, current, newParentId);
       const renaming = name !== undefined && name !== current.departmentName;
-      await updateVersioned(
-        tx,
-        departments,
-        id,
-        current.version,
-        {
-          ...pickFields(input),
-          ...(name !== undefined ? { departmentName: name } : {}),
-          ...(moving ? { parentId: newParentId } : {}),
-          modifiedTime: clock.now(),
-          modifiedBy: input.actorId ?? null,
-        },
-        live(tenantId),
-      );
+      const values = { ...pickFields(input), ...(name !== undefined ? { departmentName: name } : {}), ...(moving ? { parentId: newParentId } : {}) };
+      await updateVersioned(tx, departments, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: input.actorId ?? null }, live(tenantId));
       // The row is written first: the path refresh reads the new name from it.
       if (moving) await relinkSubtree(tx, tenantId, id, newParentId);
       else if (renaming) await refreshSubtreePaths(tx, tenantId, id);
+      const detail =
+        action === 'DepartmentStatusChanged'
+          ? { from: current.status, to: input.status }
+          : { fields: fieldsOf(values), ...(moving ? { parentId: { from: current.parentId?.toString() ?? null, to: newParentId?.toString() ?? null } } : {}) };
+      await record(tx, input.audit, action, current, detail);
       return requireDepartment(tx, tenantId, id);
     });
   };
+  const update = (input: UpdateDepartmentInput) => change(input, 'DepartmentUpdated');
 
   return {
     ...reads,
@@ -128,6 +132,7 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
           })
           .returning();
         await linkDepartment(tx, tenantId, row!.id, parentId);
+        await record(tx, input.audit, 'DepartmentCreated', row!, { parentId: parentId?.toString() ?? null });
         return row!;
       });
     },
@@ -139,6 +144,11 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
      */
     update,
 
+    /** Enables or disables a department (its own operation: audited as a status change). */
+    setStatus(input: DepartmentStatusInput): Promise<Department> {
+      return change(input, 'DepartmentStatusChanged');
+    },
+
     /** Moves a department with its subtree under `newParentId` (null: makes it a root). */
     move(tenantId: bigint, id: bigint, newParentId: bigint | null, expectedVersion?: number, actorId?: bigint | null): Promise<Department> {
       return update({ tenantId, id, parentId: newParentId, expectedVersion, actorId });
@@ -148,7 +158,7 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
      * Soft-deletes a department and drops its closure pairs. Refused (422) while it has live
      * sub-departments; see the note on the service.
      */
-    remove(tenantId: bigint, id: bigint, actorId?: bigint | null, expectedVersion?: number): Promise<void> {
+    remove(tenantId: bigint, id: bigint, actorId?: bigint | null, expectedVersion?: number, audit?: Actor): Promise<void> {
       return write(tenantId, async (tx) => {
         const current = await requireDepartment(tx, tenantId, id);
         checkVersion(current, expectedVersion);
@@ -169,6 +179,7 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
           live(tenantId),
         );
         await unlinkDepartment(tx, tenantId, id);
+        await record(tx, audit, 'DepartmentDeleted', current);
       });
     },
   };

@@ -2,6 +2,7 @@ import type { departments } from '../../../../db/schema/department.js';
 import type { Clock } from '../../infra/clock.js';
 import type { Database } from '../../infra/db/client.js';
 import type { IdGenerator } from '../../infra/ids.js';
+import type { Actor } from '../audit/change.js';
 
 /** A department row as stored. */
 export type Department = typeof departments.$inferSelect;
@@ -43,6 +44,8 @@ export interface CreateDepartmentInput extends DepartmentFields {
   departmentName: string;
   /** The user who acts (created_by); null for system work. */
   actorId?: bigint | null;
+  /** The caller of an administration request: the change is audited in its transaction. */
+  audit?: Actor;
 }
 
 /** Input of `update`: only the fields present change. */
@@ -56,7 +59,12 @@ export interface UpdateDepartmentInput extends DepartmentFields {
   /** The version the caller read; a stale one answers 409. Absent: last write wins. */
   expectedVersion?: number;
   actorId?: bigint | null;
+  /** The caller of an administration request: the change is audited in its transaction. */
+  audit?: Actor;
 }
+
+/** Input of `setStatus`. */
+export type DepartmentStatusInput = Pick<UpdateDepartmentInput, 'tenantId' | 'id' | 'expectedVersion' | 'actorId' | 'audit'> & { status: string };
 
 /** One closure pair as stored in department_hierarchy. */
 export interface ClosurePair {

@@ -3,15 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { menus } from '../../../../db/schema/index.js';
 import { createSuperAdmin, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, startAdminServer, tenantUser, tenantWithAdmin, type AdminApi } from '../permission/admin-test-kit.js';
+import type { AuditAction } from '../audit/write.js';
+import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
 
 let server: TestServer;
 let api: AdminApi;
 let tenantId: bigint;
+let adminId: bigint;
 let systemMenuId: string;
 beforeAll(async () => {
   server = await startAdminServer();
-  ({ api, tenantId } = await tenantWithAdmin(server));
+  let admin;
+  ({ api, tenantId, user: admin } = await tenantWithAdmin(server));
+  adminId = admin.id;
   const [system] = await server.runtime.deps.db.select({ id: menus.id }).from(menus).where(and(eq(menus.tenantId, 0n), eq(menus.menuCode, 'system')));
   systemMenuId = String(system!.id);
 });
@@ -89,5 +93,29 @@ describe('menus', () => {
     const { api: member } = await tenantUser(server, tenantId);
     expect(paths((await member.get('/api/Auth/Permissions')).body.data.menus)).toContain('/system/announcements');
     expect((await root.del('/api/Menu/Menu', { id: global.body.data.basicId })).body.data).toBe(true);
+  });
+});
+
+describe('menu audit', () => {
+  const entry = (call: Call, action: AuditAction, id: string, detail: Record<string, unknown>) =>
+    auditEntry(call, { action, actor: adminId, tenantId, targetType: 'Menu', targetId: id, detail });
+
+  it('records one entry per menu write; refused writes record none', async () => {
+    const audit = await watchAudit(server);
+    const created = await api.post('/api/Menu/Menu', { parentId: systemMenuId, menuType: 'Menu', menuCode: 'audit-log', menuName: 'Audit log', path: '/system/audit' });
+    const id = created.body.data.basicId as string;
+    expect(await audit()).toEqual([entry(created, 'MenuCreated', id, { menuCode: 'audit-log', menuType: 'Menu', parentId: systemMenuId, permissionId: null })]);
+    const updated = await api.put('/api/Menu/Menu', { basicId: id, menuName: 'Audit trail', permissionCode: 'saas:role:read' });
+    expect(await audit()).toEqual([entry(updated, 'MenuUpdated', id, { menuCode: 'audit-log', fields: ['menuName', 'permissionId'] })]);
+    const disabled = await api.put('/api/Menu/MenuStatus', { basicId: id, status: 'Disabled' });
+    expect(await audit()).toEqual([entry(disabled, 'MenuStatusChanged', id, { from: 'Enabled', to: 'Disabled' })]);
+
+    expect((await api.put('/api/Menu/MenuStatus', { basicId: systemMenuId, status: 'Disabled' })).status).toBe(403);
+    expect((await api.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: 'AUDIT-LOG', menuName: 'Twin' })).status).toBe(409);
+    expect((await api.put('/api/Menu/Menu', { basicId: id, parentId: id })).status).toBe(422);
+    expect(await audit()).toEqual([]);
+
+    const deleted = await api.del('/api/Menu/Menu', { id });
+    expect(await audit()).toEqual([entry(deleted, 'MenuDeleted', id, { menuCode: 'audit-log' })]);
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
+import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { canOf, withKeyword } from '../permission/admin-scope.js';
 import { createMenuInput, menuDetail, menuListInput, menuPage, menuPageInput, menuStatusInput, menuTreeNode, updateMenuInput } from './schemas.js';
@@ -25,26 +26,26 @@ export const menuRouter = router({
     .meta({ permission: permission('saas:menu:create'), summary: 'Adds a menu to the current context (the platform state: a global menu)' })
     .input(createMenuInput)
     .output(menuDetail)
-    .mutation(({ ctx, input }) => menusOf(ctx.deps).create(ctx.auth.tenantId, ctx.auth.userId, input)),
+    .mutation(({ ctx, input }) => menusOf(ctx.deps).create(actorOf(ctx), input)),
 
   UpdateMenuAsync: authedProcedure
     .meta({ permission: permission('saas:menu:update'), summary: "Changes one of the context's own menus; a new parentId moves it (not under itself)" })
     .input(updateMenuInput)
     .output(menuDetail)
-    .mutation(({ ctx, input }) => menusOf(ctx.deps).update(ctx.auth.tenantId, ctx.auth.userId, input)),
+    .mutation(({ ctx, input }) => menusOf(ctx.deps).update(actorOf(ctx), input)),
 
   UpdateMenuStatusAsync: authedProcedure
     .meta({ permission: permission('saas:menu:status'), summary: "Enables or disables one of the context's own menus" })
     .input(menuStatusInput)
     .output(menuDetail)
-    .mutation(({ ctx, input }) => menusOf(ctx.deps).setStatus(ctx.auth.tenantId, ctx.auth.userId, input.basicId, input.status, input.version)),
+    .mutation(({ ctx, input }) => menusOf(ctx.deps).setStatus(actorOf(ctx), input.basicId, input.status, input.version)),
 
   DeleteMenuAsync: authedProcedure
     .meta({ permission: permission('saas:menu:delete'), summary: "Deletes one of the context's own menus without sub-menus (soft delete)" })
     .input(idQuery)
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
-      await menusOf(ctx.deps).remove(ctx.auth.tenantId, ctx.auth.userId, input.id);
+      await menusOf(ctx.deps).remove(actorOf(ctx), input.id);
       return true;
     }),
 });

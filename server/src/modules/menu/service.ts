@@ -5,6 +5,8 @@ import { appError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
 import { definePagedList, type PagedRequest } from '../../query/index.js';
+import { auditChange, fieldsOf, type Actor } from '../audit/change.js';
+import type { AuditAction } from '../audit/write.js';
 import { EnableStatus, checkVersion, idOrNull, idOut, nameIn, resolvePermissions } from '../permission/admin-scope.js';
 import { menuErrors } from './errors.js';
 import { MenuType, type CreateMenuInput, type MenuDetail, type MenuTreeNode, type UpdateMenuInput } from './schemas.js';
@@ -147,8 +149,13 @@ export function createMenuService(deps: Deps) {
     return rows.map((r) => toDetail(flat(r)));
   }
 
+  /** Every write records one entry on the menu, in its transaction. */
+  const audit = (tx: Transaction, actor: Actor, action: AuditAction, menu: { id: bigint; menuCode: string }, detail: Record<string, unknown> = {}) =>
+    auditChange(tx, deps, actor, action, { type: 'Menu', id: menu.id }, { menuCode: menu.menuCode, ...detail });
+
   return {
-    async create(tenantId: bigint, actorId: bigint, input: CreateMenuInput): Promise<MenuDetail> {
+    async create(actor: Actor, input: CreateMenuInput): Promise<MenuDetail> {
+      const { tenantId, actorId } = actor;
       const id = ids.next();
       const permissionId = await permissionOf(db, input);
       const parentId = parentOf(input.parentId) ?? null;
@@ -156,11 +163,13 @@ export function createMenuService(deps: Deps) {
         await lockMenus(tx, tenantId);
         if (parentId !== null) await checkParent(tx, tenantId, parentId);
         await tx.insert(menus).values({ ...pick(input), id, tenantId, parentId, menuType: input.menuType, menuCode: input.menuCode, menuName: input.menuName, permissionId: permissionId ?? null, createdTime: clock.now(), createdBy: actorId });
+        await audit(tx, actor, 'MenuCreated', { id, menuCode: input.menuCode }, { menuType: input.menuType, parentId: idOrNull(parentId), permissionId: idOrNull(permissionId) });
       });
       return toDetail(await requireReadable(db, tenantId, id));
     },
 
-    async update(tenantId: bigint, actorId: bigint, input: UpdateMenuInput): Promise<MenuDetail> {
+    async update(actor: Actor, input: UpdateMenuInput): Promise<MenuDetail> {
+      const { tenantId, actorId } = actor;
       const permissionId = await permissionOf(db, input);
       const parentId = parentOf(input.parentId);
       await db.transaction(async (tx) => {
@@ -170,21 +179,25 @@ export function createMenuService(deps: Deps) {
         if (parentId !== undefined && parentId !== null && parentId !== current.parentId) await checkParent(tx, tenantId, parentId, current);
         const values = { ...pick(input), ...(parentId !== undefined ? { parentId } : {}), ...(permissionId !== undefined ? { permissionId } : {}) };
         await updateVersioned(tx, menus, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actorId }, eq(menus.tenantId, tenantId));
+        await audit(tx, actor, 'MenuUpdated', current, { fields: fieldsOf(values) });
       });
       return toDetail(await requireReadable(db, tenantId, input.basicId));
     },
 
-    async setStatus(tenantId: bigint, actorId: bigint, id: bigint, status: string, version?: number): Promise<MenuDetail> {
+    async setStatus(actor: Actor, id: bigint, status: string, version?: number): Promise<MenuDetail> {
+      const { tenantId, actorId } = actor;
       await db.transaction(async (tx) => {
         const current = await requireOwn(tx, tenantId, id);
         checkVersion(current, version);
         await updateVersioned(tx, menus, id, current.version, { status, modifiedTime: clock.now(), modifiedBy: actorId }, eq(menus.tenantId, tenantId));
+        await audit(tx, actor, 'MenuStatusChanged', current, { from: current.status, to: status });
       });
       return toDetail(await requireReadable(db, tenantId, id));
     },
 
     /** Soft-deletes a menu without live sub-menus. */
-    async remove(tenantId: bigint, actorId: bigint, id: bigint): Promise<void> {
+    async remove(actor: Actor, id: bigint): Promise<void> {
+      const { tenantId, actorId } = actor;
       await db.transaction(async (tx) => {
         await lockMenus(tx, tenantId);
         const current = await requireOwn(tx, tenantId, id);
@@ -192,6 +205,7 @@ export function createMenuService(deps: Deps) {
         if (children && children.n > 0) throw appError(menuErrors.HAS_CHILDREN, { params: { name: current.menuName, count: children.n } });
         const now = clock.now();
         await updateVersioned(tx, menus, id, current.version, { isDeleted: true, deletedTime: now, deletedBy: actorId, modifiedTime: now, modifiedBy: actorId }, eq(menus.tenantId, tenantId));
+        await audit(tx, actor, 'MenuDeleted', current);
       });
     },
 

@@ -1,6 +1,9 @@
+import { expect } from 'vitest';
+import { auditEntries } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { bearer, createTestTenant, createTestUser, grantRole, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
+import type { AuditAction } from '../audit/write.js';
 import { PERMISSION_CATALOGUE } from '../authz/permission-catalogue.js';
 
 /**
@@ -62,3 +65,37 @@ export async function platformUser(server: TestServer, codes: string[] = PLATFOR
   return { user, roleId, api: adminApi(server, (await loginAs(server, user)).accessToken) };
 }
 
+
+/**
+ * Watches the audit table: each call answers the entries written since the previous one (the
+ * first: since the watch began), so a test sees exactly what one request wrote. The tests of a
+ * file run one at a time, so nothing else writes in between.
+ */
+export async function watchAudit(server: TestServer): Promise<() => Promise<Array<typeof auditEntries.$inferSelect>>> {
+  const { db } = server.runtime.deps;
+  const seen = new Set((await db.select({ id: auditEntries.id }).from(auditEntries)).map((r) => r.id));
+  return async () => {
+    const fresh = (await db.select().from(auditEntries)).filter((r) => !seen.has(r.id));
+    for (const r of fresh) seen.add(r.id);
+    // Plain copies: embedded PostgreSQL's rows (and their jsonb) have no prototype, which
+    // vitest's diff printer cannot show, hiding what a failing assertion found.
+    return fresh.map((r) => structuredClone(r));
+  };
+}
+
+/** The entry a successful request must have left: action, actor, tenant, target, detail, and the request's own trace id. */
+export function auditEntry(call: Call, e: { action: AuditAction; actor: bigint; tenantId: bigint; targetType: string; targetId: string | bigint; detail: Record<string, unknown>; userId?: bigint }) {
+  expect(call.status, JSON.stringify(call.body)).toBe(200);
+  expect(call.body.traceId).toMatch(/\S/);
+  return expect.objectContaining({
+    action: e.action,
+    actorUserId: e.actor,
+    tenantId: e.tenantId,
+    targetType: e.targetType,
+    targetId: String(e.targetId),
+    ...(e.userId !== undefined ? { userId: e.userId } : {}),
+    detail: expect.objectContaining(e.detail),
+    ipAddress: expect.stringMatching(/\S/),
+    traceId: call.body.traceId,
+  });
+}

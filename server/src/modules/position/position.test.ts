@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../testing/harness.js';
-import { startAdminServer, tenantWithAdmin, type AdminApi } from '../permission/admin-test-kit.js';
+import type { AuditAction } from '../audit/write.js';
+import { auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
 
 let server: TestServer;
 let api: AdminApi;
+let tenantId: bigint;
+let adminId: bigint;
 beforeAll(async () => {
   server = await startAdminServer();
-  ({ api } = await tenantWithAdmin(server));
+  let admin;
+  ({ api, tenantId, user: admin } = await tenantWithAdmin(server));
+  adminId = admin.id;
 });
 afterAll(() => server.close());
 
@@ -39,5 +44,33 @@ describe('positions', () => {
     expect((await api.del('/api/Position/Position', { id })).status).toBe(404);
     // An id in the body instead of the query string binds 0 (SPEC Errors rule 7): nothing is found.
     expect((await api.del('/api/Position/Position')).status).toBe(404);
+  });
+});
+
+describe('position audit', () => {
+  const entry = (call: Call, action: AuditAction, id: string, detail: Record<string, unknown>) =>
+    auditEntry(call, { action, actor: adminId, tenantId, targetType: 'Position', targetId: id, detail });
+
+  it('records one entry per position write; refused writes record none', async () => {
+    const audit = await watchAudit(server);
+    const created = await api.post('/api/Position/Position', { positionCode: 'aud', positionName: 'Auditor' });
+    const id = created.body.data.basicId as string;
+    expect(await audit()).toEqual([entry(created, 'PositionCreated', id, { positionCode: 'aud', positionName: 'Auditor' })]);
+    const updated = await api.put('/api/Position/Position', { basicId: id, positionName: 'Lead auditor', sort: 3 });
+    expect(await audit()).toEqual([entry(updated, 'PositionUpdated', id, { positionCode: 'aud', fields: ['positionName', 'sort'] })]);
+    const disabled = await api.put('/api/Position/PositionStatus', { basicId: id, status: 'Disabled' });
+    expect(await audit()).toEqual([entry(disabled, 'PositionStatusChanged', id, { positionCode: 'aud', from: 'Enabled', to: 'Disabled' })]);
+
+    // A duplicate code fails at the insert, inside the transaction that would write the entry.
+    expect((await api.post('/api/Position/Position', { positionCode: 'AUD', positionName: 'Twin' })).status).toBe(409);
+    expect((await api.put('/api/Position/Position', { basicId: id, version: 0, positionName: 'Stale' })).status).toBe(409);
+    const { api: reader } = await tenantUser(server, tenantId, ['saas:position:read']);
+    expect((await reader.del('/api/Position/Position', { id })).status).toBe(403);
+    expect(await audit()).toEqual([]);
+
+    const deleted = await api.del('/api/Position/Position', { id });
+    expect(await audit()).toEqual([entry(deleted, 'PositionDeleted', id, { positionCode: 'aud', positionName: 'Lead auditor' })]);
+    expect((await api.del('/api/Position/Position', { id })).status).toBe(404);
+    expect(await audit()).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
+import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { canOf, withKeyword } from '../permission/admin-scope.js';
 import { createPositionInput, enabledPosition, positionDetail, positionPage, positionPageInput, positionStatusInput, updatePositionInput } from './schemas.js';
@@ -22,26 +23,26 @@ export const positionRouter = router({
     .meta({ permission: permission('saas:position:create'), summary: 'Adds a position (code unique in the context: 409)' })
     .input(createPositionInput)
     .output(positionDetail)
-    .mutation(({ ctx, input }) => positions(ctx.deps).create(ctx.auth.tenantId, ctx.auth.userId, input)),
+    .mutation(({ ctx, input }) => positions(ctx.deps).create(actorOf(ctx), input)),
 
   UpdatePositionAsync: authedProcedure
     .meta({ permission: permission('saas:position:update'), summary: 'Changes a position (send the version read; a stale one answers 409)' })
     .input(updatePositionInput)
     .output(positionDetail)
-    .mutation(({ ctx, input }) => positions(ctx.deps).update(ctx.auth.tenantId, ctx.auth.userId, input)),
+    .mutation(({ ctx, input }) => positions(ctx.deps).update(actorOf(ctx), input)),
 
   UpdatePositionStatusAsync: authedProcedure
     .meta({ permission: permission('saas:position:status'), summary: 'Enables or disables a position' })
     .input(positionStatusInput)
     .output(positionDetail)
-    .mutation(({ ctx, input }) => positions(ctx.deps).setStatus(ctx.auth.tenantId, ctx.auth.userId, input.basicId, input.status, input.version)),
+    .mutation(({ ctx, input }) => positions(ctx.deps).setStatus(actorOf(ctx), input.basicId, input.status, input.version)),
 
   DeletePositionAsync: authedProcedure
     .meta({ permission: permission('saas:position:delete'), summary: 'Deletes a position (soft delete)' })
     .input(idQuery)
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
-      await positions(ctx.deps).remove(ctx.auth.tenantId, ctx.auth.userId, input.id);
+      await positions(ctx.deps).remove(actorOf(ctx), input.id);
       return true;
     }),
 });

@@ -5,6 +5,8 @@ import { appError } from '../../errors/app-error.js';
 import type { Executor } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
 import { definePagedList, type PagedRequest } from '../../query/index.js';
+import { auditChange, fieldsOf, type Actor } from '../audit/change.js';
+import type { AuditAction } from '../audit/write.js';
 import { EnableStatus, checkVersion, idOrNull, idOut, nameIn } from '../permission/admin-scope.js';
 import { positionErrors } from './errors.js';
 import type { CreatePositionInput, UpdatePositionInput } from './schemas.js';
@@ -51,53 +53,64 @@ function toDetail(p: Position) {
   };
 }
 
-/** The flat position dictionary of one context; codes are unique per tenant (409). */
+/**
+ * The flat position dictionary of one context; codes are unique per tenant (409). Every write is
+ * audited in its transaction.
+ */
 export function createPositionService(deps: Deps) {
   const { db, ids, clock } = deps;
 
-  /** A versioned change of a live position of the tenant (404 for anyone else's). */
-  async function change(tenantId: bigint, actorId: bigint, id: bigint, version: number | undefined, values: Record<string, unknown>): Promise<void> {
+  /**
+   * A versioned change of a live position of the actor's context (404 for anyone else's),
+   * audited in its transaction with the detail `describe` makes of the row before it.
+   */
+  async function change(actor: Actor, id: bigint, version: number | undefined, values: Record<string, unknown>, action: AuditAction, describe: (current: Position) => Record<string, unknown>): Promise<void> {
     await db.transaction(async (tx) => {
-      const current = await requirePosition(tx, tenantId, id);
+      const current = await requirePosition(tx, actor.tenantId, id);
       checkVersion(current, version);
-      await updateVersioned(tx, positions, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actorId }, live(tenantId));
+      await updateVersioned(tx, positions, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actor.actorId }, live(actor.tenantId));
+      await auditChange(tx, deps, actor, action, { type: 'Position', id }, { positionCode: current.positionCode, ...describe(current) });
     });
   }
 
   return {
-    async create(tenantId: bigint, actorId: bigint, input: CreatePositionInput) {
+    async create(actor: Actor, input: CreatePositionInput) {
       const id = ids.next();
-      await db.insert(positions).values({
-        id,
-        tenantId,
-        positionCode: input.positionCode,
-        positionName: input.positionName,
-        status: input.status ?? 'Enabled',
-        sort: input.sort ?? 0,
-        remark: input.remark ?? null,
-        createdTime: clock.now(),
-        createdBy: actorId,
+      // One transaction with the entry: a duplicate code (409) leaves none.
+      await db.transaction(async (tx) => {
+        await tx.insert(positions).values({
+          id,
+          tenantId: actor.tenantId,
+          positionCode: input.positionCode,
+          positionName: input.positionName,
+          status: input.status ?? 'Enabled',
+          sort: input.sort ?? 0,
+          remark: input.remark ?? null,
+          createdTime: clock.now(),
+          createdBy: actor.actorId,
+        });
+        await auditChange(tx, deps, actor, 'PositionCreated', { type: 'Position', id }, { positionCode: input.positionCode, positionName: input.positionName });
       });
-      return toDetail(await requirePosition(db, tenantId, id));
+      return toDetail(await requirePosition(db, actor.tenantId, id));
     },
 
-    async update(tenantId: bigint, actorId: bigint, input: UpdatePositionInput) {
+    async update(actor: Actor, input: UpdatePositionInput) {
       const { basicId, version, ...fields } = input;
       const values: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(fields)) if (value !== undefined) values[key] = value;
-      await change(tenantId, actorId, basicId, version, values);
-      return toDetail(await requirePosition(db, tenantId, basicId));
+      await change(actor, basicId, version, values, 'PositionUpdated', () => ({ fields: fieldsOf(values) }));
+      return toDetail(await requirePosition(db, actor.tenantId, basicId));
     },
 
-    async setStatus(tenantId: bigint, actorId: bigint, id: bigint, status: string, version?: number) {
-      await change(tenantId, actorId, id, version, { status });
-      return toDetail(await requirePosition(db, tenantId, id));
+    async setStatus(actor: Actor, id: bigint, status: string, version?: number) {
+      await change(actor, id, version, { status }, 'PositionStatusChanged', (current) => ({ from: current.status, to: status }));
+      return toDetail(await requirePosition(db, actor.tenantId, id));
     },
 
     /** Soft delete; links of users to the position stay and read as "no position". */
-    async remove(tenantId: bigint, actorId: bigint, id: bigint): Promise<void> {
+    async remove(actor: Actor, id: bigint): Promise<void> {
       const now = clock.now();
-      await change(tenantId, actorId, id, undefined, { isDeleted: true, deletedTime: now, deletedBy: actorId });
+      await change(actor, id, undefined, { isDeleted: true, deletedTime: now, deletedBy: actor.actorId }, 'PositionDeleted', (current) => ({ positionName: current.positionName }));
     },
 
     async detail(tenantId: bigint, id: bigint) {

@@ -2,15 +2,17 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { permissions, roleInheritances, rolePermissions, roles } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
-import type { Executor } from '../../infra/db/client.js';
+import type { Executor, Transaction } from '../../infra/db/client.js';
 import { executeRows } from '../../infra/db/rows.js';
+import { auditChange } from '../audit/change.js';
+import type { AuditAction } from '../audit/write.js';
 import type { AuthorizationSnapshot } from '../authz/snapshot.js';
 import { adminErrors } from '../permission/errors.js';
 import { EnableStatus, assertHolds, idOut, invalidateGrants, nameIn, resolvePermissions, type CataloguePermission } from '../permission/admin-scope.js';
 import { roleErrors } from './errors.js';
 import { assertEditable, lockRoleGraph, requireRole, type Scope } from './service.js';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'authz'>;
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz'>;
 
 /** A permission named by id or code in a request. */
 export interface PermissionRef {
@@ -60,6 +62,10 @@ async function effectiveCodes(db: Executor, roleIds: bigint[]): Promise<string[]
 export function createRoleGrantService(deps: Deps) {
   const { db, clock } = deps;
 
+  /** Every write records one entry on the role, in its transaction. */
+  const audit = (tx: Transaction, scope: Scope, action: AuditAction, role: { id: bigint; roleCode: string }, detail: Record<string, unknown>) =>
+    auditChange(tx, deps, scope, action, { type: 'Role', id: role.id }, { roleCode: role.roleCode, ...detail });
+
   async function list(tenantId: bigint, roleId: bigint) {
     await requireRole(db, tenantId, roleId);
     const rows = await db
@@ -89,12 +95,15 @@ export function createRoleGrantService(deps: Deps) {
       const [p] = await resolvePermissions(db, ref.permissionId !== undefined ? { ids: [ref.permissionId] } : { codes: [ref.permissionCode ?? ''] });
       assertHolds(snapshot, [p!.code]);
       await db.transaction(async (tx) => {
-        assertEditable(await requireRole(tx, scope.tenantId, roleId));
+        const role = await requireRole(tx, scope.tenantId, roleId);
+        assertEditable(role);
+        const [before] = await tx.select({ status: rolePermissions.status }).from(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, p!.id)));
         const now = clock.now();
         await tx
           .insert(rolePermissions)
           .values({ roleId, permissionId: p!.id, status: 'Enabled', createdTime: now, createdBy: scope.actorId })
           .onConflictDoUpdate({ target: [rolePermissions.roleId, rolePermissions.permissionId], set: { status: 'Enabled', modifiedTime: now, modifiedBy: scope.actorId } });
+        await audit(tx, scope, 'RolePermissionGranted', role, { added: before?.status === 'Enabled' ? [] : [p!.code], removed: [] });
       });
       await invalidateGrants(deps, scope.tenantId);
       return list(scope.tenantId, roleId);
@@ -102,9 +111,11 @@ export function createRoleGrantService(deps: Deps) {
 
     async revoke(scope: Scope, roleId: bigint, ref: PermissionRef) {
       await db.transaction(async (tx) => {
-        assertEditable(await requireRole(tx, scope.tenantId, roleId));
+        const role = await requireRole(tx, scope.tenantId, roleId);
+        assertEditable(role);
         const p = await findPermission(tx, ref);
-        await tx.delete(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, p.id)));
+        const gone = await tx.delete(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, p.id))).returning({ roleId: rolePermissions.roleId });
+        await audit(tx, scope, 'RolePermissionRevoked', role, { added: [], removed: gone.length ? [p.code] : [] });
       });
       await invalidateGrants(deps, scope.tenantId);
       return list(scope.tenantId, roleId);
@@ -123,6 +134,7 @@ export function createRoleGrantService(deps: Deps) {
           .where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, p.id)))
           .returning({ roleId: rolePermissions.roleId });
         if (updated.length === 0) throw appError(roleErrors.PERMISSION_NOT_GRANTED, { params: { name: role.roleName, permission: p.code } });
+        await audit(tx, scope, 'RolePermissionStatusChanged', role, { permissionCode: p.code, to: status });
       });
       await invalidateGrants(deps, scope.tenantId);
       return list(scope.tenantId, roleId);
@@ -132,7 +144,8 @@ export function createRoleGrantService(deps: Deps) {
     async replace(scope: Scope, snapshot: AuthorizationSnapshot, roleId: bigint, refs: { ids?: bigint[]; codes?: string[] }) {
       const desired = await resolvePermissions(db, refs);
       const result = await db.transaction(async (tx) => {
-        assertEditable(await requireRole(tx, scope.tenantId, roleId));
+        const role = await requireRole(tx, scope.tenantId, roleId);
+        assertEditable(role);
         const current = await tx
           .select({ id: rolePermissions.permissionId, status: rolePermissions.status, code: permissions.code })
           .from(rolePermissions)
@@ -151,7 +164,9 @@ export function createRoleGrantService(deps: Deps) {
             .values({ roleId, permissionId: g.id, status: 'Enabled', createdTime: now, createdBy: scope.actorId })
             .onConflictDoUpdate({ target: [rolePermissions.roleId, rolePermissions.permissionId], set: { status: 'Enabled', modifiedTime: now, modifiedBy: scope.actorId } });
         }
-        return { granted: granted.map((g) => g.code).sort(), revoked: revoked.map((r) => r.code).sort() };
+        const changes = { granted: granted.map((g) => g.code).sort(), revoked: revoked.map((r) => r.code).sort() };
+        await audit(tx, scope, 'RolePermissionsReplaced', role, { added: changes.granted, removed: changes.revoked });
+        return changes;
       });
       await invalidateGrants(deps, scope.tenantId);
       return result;
@@ -169,6 +184,7 @@ export function createRoleGrantService(deps: Deps) {
         // Holders of the role would get every code of the parent and of the roles above it.
         assertHolds(snapshot, await effectiveCodes(tx, above));
         await tx.insert(roleInheritances).values({ roleId, parentRoleId }).onConflictDoNothing();
+        await audit(tx, scope, 'RoleParentAdded', role, { parentRoleId: String(parent.id), parentRoleCode: parent.roleCode });
       });
       await invalidateGrants(deps, scope.tenantId);
       return hierarchy(scope.tenantId, roleId);
@@ -177,8 +193,10 @@ export function createRoleGrantService(deps: Deps) {
     async removeParent(scope: Scope, roleId: bigint, parentRoleId: bigint) {
       await db.transaction(async (tx) => {
         await lockRoleGraph(tx, scope.tenantId);
-        assertEditable(await requireRole(tx, scope.tenantId, roleId));
+        const role = await requireRole(tx, scope.tenantId, roleId);
+        assertEditable(role);
         await tx.delete(roleInheritances).where(and(eq(roleInheritances.roleId, roleId), eq(roleInheritances.parentRoleId, parentRoleId)));
+        await audit(tx, scope, 'RoleParentRemoved', role, { parentRoleId: String(parentRoleId) });
       });
       await invalidateGrants(deps, scope.tenantId);
       return hierarchy(scope.tenantId, roleId);

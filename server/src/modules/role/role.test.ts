@@ -3,14 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departments, permissions, rolePermissions, roles, userRoles } from '../../../../db/schema/index.js';
 import { createSuperAdmin, createTestTenant, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, startAdminServer, tenantUser, tenantWithAdmin, TENANT_ADMIN_CODES, type AdminApi } from '../permission/admin-test-kit.js';
+import type { AuditAction } from '../audit/write.js';
+import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, TENANT_ADMIN_CODES, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
 
 let server: TestServer;
 let tenantId: bigint;
 let api: AdminApi;
+let adminId: bigint;
 beforeAll(async () => {
   server = await startAdminServer();
-  ({ tenantId, api } = await tenantWithAdmin(server));
+  let admin;
+  ({ tenantId, api, user: admin } = await tenantWithAdmin(server));
+  adminId = admin.id;
 });
 afterAll(() => server.close());
 
@@ -225,5 +229,61 @@ describe('impersonation', () => {
     }
     // Reading is still allowed.
     expect((await as.get('/api/RoleQuery/RolePermissions', { roleId: role.basicId })).status).toBe(200);
+  });
+});
+
+describe('audit', () => {
+  const entry = (call: Call, action: AuditAction, roleId: string, detail: Record<string, unknown>) =>
+    auditEntry(call, { action, actor: adminId, tenantId, targetType: 'Role', targetId: roleId, detail });
+
+  it('records one entry per role write, in the context, naming the role and what changed', async () => {
+    const audit = await watchAudit(server);
+    const roleCode = code('audited');
+    const created = await api.post('/api/Role/Role', { roleCode, roleName: 'Audited', dataScope: 'Dept' });
+    const id = created.body.data.basicId as string;
+    expect(await audit()).toEqual([entry(created, 'RoleCreated', id, { roleCode, roleName: 'Audited', dataScope: 'Dept', departmentIds: [] })]);
+
+    const updated = await api.put('/api/Role/Role', { basicId: id, roleName: 'Audited twice', remark: 'r' });
+    expect(await audit()).toEqual([entry(updated, 'RoleUpdated', id, { roleCode, fields: ['remark', 'roleName'] })]);
+    const disabled = await api.put('/api/Role/RoleStatus', { basicId: id, status: 'Disabled' });
+    expect(await audit()).toEqual([entry(disabled, 'RoleStatusChanged', id, { from: 'Enabled', to: 'Disabled' })]);
+
+    const dept = (await api.post('/api/Department/Department', { departmentName: 'Audit scope' })).body.data.basicId as string;
+    await audit();
+    const scoped = await api.put('/api/Role/RoleDataScope', { roleId: id, dataScope: 'Custom', departmentIds: [dept] });
+    expect(await audit()).toEqual([entry(scoped, 'RoleDataScopeChanged', id, { from: 'Dept', to: 'Custom', departmentIds: [dept] })]);
+
+    const granted = await api.post('/api/Role/RolePermission', { roleId: id, permissionCode: 'saas:role:read' });
+    expect(await audit()).toEqual([entry(granted, 'RolePermissionGranted', id, { added: ['saas:role:read'], removed: [] })]);
+    const batch = await api.post('/api/Role/BatchUpdateRolePermissions', { roleId: id, permissionCodes: ['saas:position:read', 'saas:menu:read'] });
+    expect(await audit()).toEqual([entry(batch, 'RolePermissionsReplaced', id, { added: ['saas:menu:read', 'saas:position:read'], removed: ['saas:role:read'] })]);
+    const off = await api.put('/api/Role/RolePermissionStatus', { roleId: id, permissionCode: 'saas:menu:read', status: 'Disabled' });
+    expect(await audit()).toEqual([entry(off, 'RolePermissionStatusChanged', id, { permissionCode: 'saas:menu:read', to: 'Disabled' })]);
+    const revoked = await api.del('/api/Role/RolePermission', { roleId: id, permissionCode: 'saas:menu:read' });
+    expect(await audit()).toEqual([entry(revoked, 'RolePermissionRevoked', id, { added: [], removed: ['saas:menu:read'] })]);
+
+    const parent = await createRole();
+    await audit();
+    const linked = await api.post('/api/Role/RoleHierarchy', { roleId: id, parentRoleId: parent.basicId });
+    expect(await audit()).toEqual([entry(linked, 'RoleParentAdded', id, { parentRoleId: parent.basicId, parentRoleCode: parent.roleCode })]);
+    const unlinked = await api.del('/api/Role/RoleHierarchy', { roleId: id, parentRoleId: parent.basicId });
+    expect(await audit()).toEqual([entry(unlinked, 'RoleParentRemoved', id, { parentRoleId: parent.basicId })]);
+
+    const deleted = await api.del('/api/Role/Role', { id });
+    expect(await audit()).toEqual([entry(deleted, 'RoleDeleted', id, { roleCode, roleName: 'Audited twice' })]);
+  });
+
+  it('records nothing for refused role writes', async () => {
+    const [a, b] = [await createRole(), await createRole()];
+    expect((await api.post('/api/Role/RoleHierarchy', { roleId: a.basicId, parentRoleId: b.basicId })).status).toBe(200);
+    const audit = await watchAudit(server);
+    expect((await api.post('/api/Role/RoleHierarchy', { roleId: b.basicId, parentRoleId: a.basicId })).status).toBe(422);
+    expect((await api.post('/api/Role/Role', { roleCode: a.roleCode, roleName: 'Twin' })).status).toBe(409);
+    expect((await api.put('/api/Role/Role', { basicId: a.basicId, version: 7, roleName: 'Stale' })).status).toBe(409);
+    expect((await api.post('/api/Role/RolePermission', { roleId: a.basicId, permissionCode: 'saas:user:delete' })).status).toBe(403);
+    expect((await api.post('/api/Role/BatchUpdateRolePermissions', { roleId: a.basicId, permissionCodes: ['saas:role:read', 'saas:tenant:create'] })).status).toBe(403);
+    const { api: reader } = await tenantUser(server, tenantId, ['saas:role:read']);
+    expect((await reader.put('/api/Role/RoleStatus', { basicId: a.basicId, status: 'Disabled' })).status).toBe(403);
+    expect(await audit()).toEqual([]);
   });
 });

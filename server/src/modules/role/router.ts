@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
+import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { snapshotOf, type AuthedContext } from '../permission/admin-scope.js';
@@ -20,7 +21,7 @@ export function roleServices(deps: AppDeps) {
   return s;
 }
 
-const scopeOf = (ctx: AuthedContext): Scope => ({ tenantId: ctx.auth.tenantId, actorId: ctx.auth.userId });
+const scopeOf = (ctx: AuthedContext): Scope => actorOf(ctx);
 
 /**
  * /api/Role: roles of the caller's context, their grants, inheritance and data scope. Changes to

@@ -5,6 +5,8 @@ import { appError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
 import type { PagedRequest } from '../../query/index.js';
+import { auditChange, fieldsOf, type Actor } from '../audit/change.js';
+import type { AuditAction } from '../audit/write.js';
 import { SUPER_ADMIN_ROLE } from '../authz/permission-catalogue.js';
 import { departmentErrors } from '../department/errors.js';
 import { EnableStatus, checkVersion, idOrNull, idOut, invalidateGrants, nameIn } from '../permission/admin-scope.js';
@@ -15,11 +17,11 @@ import type { CreateRoleInput, UpdateRoleInput } from './schemas.js';
 
 export type Role = typeof roles.$inferSelect;
 
-/** Who acts, and in which context (the session's tenant; 0 is the platform's global roles). */
-export interface Scope {
-  tenantId: bigint;
-  actorId: bigint;
-}
+/**
+ * Who acts, in which context (the session's tenant; 0 is the platform's global roles) and from
+ * where: every write records an audit entry of the role in its transaction.
+ */
+export type Scope = Actor;
 
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz'>;
 
@@ -95,6 +97,9 @@ const live = (tenantId: bigint) => and(eq(roles.tenantId, tenantId), eq(roles.is
 export function createRoleService(deps: Deps) {
   const { db, ids, clock } = deps;
 
+  const audit = (tx: Transaction, scope: Scope, action: AuditAction, roleId: bigint, detail: Record<string, unknown>) =>
+    auditChange(tx, deps, scope, action, { type: 'Role', id: roleId }, detail);
+
   async function replaceScopeDepartments(tx: Transaction, roleId: bigint, departmentIds: readonly bigint[]): Promise<void> {
     await tx.delete(roleDataScopeDepartments).where(eq(roleDataScopeDepartments.roleId, roleId));
     if (departmentIds.length) await tx.insert(roleDataScopeDepartments).values(departmentIds.map((departmentId) => ({ roleId, departmentId })));
@@ -135,6 +140,7 @@ export function createRoleService(deps: Deps) {
           createdBy: scope.actorId,
         });
         await replaceScopeDepartments(tx, id, departmentIds);
+        await audit(tx, scope, 'RoleCreated', id, { roleCode: input.roleCode, roleName: input.roleName, dataScope: scopeName, departmentIds: departmentIds.map(String) });
       });
       // A new role has no holders yet: nothing cached depends on it.
       return toRoleDetail(await requireRole(db, scope.tenantId, id));
@@ -150,6 +156,7 @@ export function createRoleService(deps: Deps) {
         const values: Record<string, unknown> = {};
         for (const [key, value] of Object.entries(fields)) if (value !== undefined) values[key] = value;
         await updateVersioned(tx, roles, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: scope.actorId }, live(scope.tenantId));
+        await audit(tx, scope, 'RoleUpdated', current.id, { roleCode: current.roleCode, fields: fieldsOf(values) });
       });
       await invalidateGrants(deps, scope.tenantId);
       return toRoleDetail(await requireRole(db, scope.tenantId, input.basicId));
@@ -161,6 +168,7 @@ export function createRoleService(deps: Deps) {
         assertEditable(current);
         checkVersion(current, version);
         await updateVersioned(tx, roles, id, current.version, { status, modifiedTime: clock.now(), modifiedBy: scope.actorId }, live(scope.tenantId));
+        await audit(tx, scope, 'RoleStatusChanged', id, { roleCode: current.roleCode, from: current.status, to: status });
       });
       await invalidateGrants(deps, scope.tenantId);
       return toRoleDetail(await requireRole(db, scope.tenantId, id));
@@ -178,6 +186,7 @@ export function createRoleService(deps: Deps) {
         await updateVersioned(tx, roles, id, current.version, { isDeleted: true, deletedTime: now, deletedBy: scope.actorId, modifiedTime: now, modifiedBy: scope.actorId }, live(scope.tenantId));
         await tx.delete(roleInheritances).where(or(eq(roleInheritances.roleId, id), eq(roleInheritances.parentRoleId, id)));
         await tx.delete(roleDataScopeDepartments).where(eq(roleDataScopeDepartments.roleId, id));
+        await audit(tx, scope, 'RoleDeleted', id, { roleCode: current.roleCode, roleName: current.roleName });
       });
       await invalidateGrants(deps, scope.tenantId);
     },
@@ -221,6 +230,7 @@ export function createRoleService(deps: Deps) {
         const departmentIds = input.dataScope === 'Custom' ? await requireDepartments(tx, scope.tenantId, input.departmentIds ?? []) : [];
         await updateVersioned(tx, roles, current.id, current.version, { dataScope: input.dataScope, modifiedTime: clock.now(), modifiedBy: scope.actorId }, live(scope.tenantId));
         await replaceScopeDepartments(tx, current.id, departmentIds);
+        await audit(tx, scope, 'RoleDataScopeChanged', current.id, { roleCode: current.roleCode, from: current.dataScope, to: input.dataScope, departmentIds: departmentIds.map(String) });
       });
       await invalidateGrants(deps, scope.tenantId);
       return dataScope(scope.tenantId, input.roleId);

@@ -6,6 +6,7 @@ import { appError } from '../../errors/app-error.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
+import { actorOf, auditChange, codeChanges, fieldsOf, type Actor } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { EnableStatus, checkVersion, idOut, nameIn, requirePlatform, resolvePermissions } from '../permission/admin-scope.js';
 import { tenantErrors } from './errors.js';
@@ -55,14 +56,18 @@ export function createEditionService(deps: Deps) {
       return (await db.select().from(editions).orderBy(asc(editions.code), asc(editions.id))).map(toDetail);
     },
 
-    async create(actorId: bigint, input: CreateEditionInput) {
+    async create(actor: Actor, input: CreateEditionInput) {
       const id = ids.next();
       const whitelist = (await whitelistOf(deps, input.permissionWhitelist)) ?? [];
-      await db.insert(editions).values({ id, code: input.editionCode, name: input.editionName, description: input.description ?? null, permissionWhitelist: whitelist, status: input.status ?? 'Enabled', createdTime: clock.now(), createdBy: actorId });
+      await db.transaction(async (tx) => {
+        await tx.insert(editions).values({ id, code: input.editionCode, name: input.editionName, description: input.description ?? null, permissionWhitelist: whitelist, status: input.status ?? 'Enabled', createdTime: clock.now(), createdBy: actor.actorId });
+        await auditChange(tx, deps, actor, 'EditionCreated', { type: 'Edition', id }, { editionCode: input.editionCode, ...codeChanges([], whitelist) });
+      });
       return detail(id);
     },
 
-    async update(actorId: bigint, input: UpdateEditionInput) {
+    /** A whitelist change is audited as the codes it adds and removes. */
+    async update(actor: Actor, input: UpdateEditionInput) {
       const whitelist = await whitelistOf(deps, input.permissionWhitelist);
       await db.transaction(async (tx) => {
         const [current] = await tx.select().from(editions).where(eq(editions.id, input.basicId));
@@ -70,14 +75,16 @@ export function createEditionService(deps: Deps) {
         checkVersion(current, input.version);
         const values: Record<string, unknown> = { code: input.editionCode, name: input.editionName, description: input.description, permissionWhitelist: whitelist, status: input.status };
         for (const key of Object.keys(values)) if (values[key] === undefined) delete values[key];
-        await updateVersioned(tx, editions, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actorId });
+        await updateVersioned(tx, editions, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actor.actorId });
+        const { basicId: _id, version: _version, ...asked } = input;
+        await auditChange(tx, deps, actor, 'EditionUpdated', { type: 'Edition', id: current.id }, { editionCode: current.code, fields: fieldsOf(asked), ...codeChanges(current.permissionWhitelist, whitelist ?? current.permissionWhitelist) });
       });
       await deps.authz.invalidateAll();
       return detail(input.basicId);
     },
 
     /** Refused while live tenants use it; deleted tenants let go of it. */
-    async remove(id: bigint): Promise<void> {
+    async remove(actor: Actor, id: bigint): Promise<void> {
       await db.transaction(async (tx) => {
         const [current] = await tx.select().from(editions).where(eq(editions.id, id));
         if (!current) throw appError(tenantErrors.EDITION_NOT_FOUND, { params: { id: String(id) } });
@@ -85,6 +92,7 @@ export function createEditionService(deps: Deps) {
         if (used && used.n > 0) throw appError(tenantErrors.EDITION_IN_USE, { params: { name: current.name, count: used.n } });
         await tx.update(tenants).set({ editionId: null }).where(and(eq(tenants.editionId, id), eq(tenants.isDeleted, true)));
         await tx.delete(editions).where(eq(editions.id, id));
+        await auditChange(tx, deps, actor, 'EditionDeleted', { type: 'Edition', id }, { editionCode: current.code });
       });
     },
   };
@@ -107,7 +115,7 @@ export const editionRouter = router({
     .output(editionDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return editionsOf(ctx.deps).create(ctx.auth.userId, input);
+      return editionsOf(ctx.deps).create(actorOf(ctx), input);
     }),
 
   UpdateEditionAsync: authedProcedure
@@ -116,7 +124,7 @@ export const editionRouter = router({
     .output(editionDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return editionsOf(ctx.deps).update(ctx.auth.userId, input);
+      return editionsOf(ctx.deps).update(actorOf(ctx), input);
     }),
 
   DeleteEditionAsync: authedProcedure
@@ -125,7 +133,7 @@ export const editionRouter = router({
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
       requirePlatform(ctx);
-      await editionsOf(ctx.deps).remove(input.id);
+      await editionsOf(ctx.deps).remove(actorOf(ctx), input.id);
       return true;
     }),
 });

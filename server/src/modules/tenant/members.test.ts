@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantMemberships, tenants, userRoles } from '../../../../db/schema/index.js';
 import { createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, platformUser, startAdminServer, tenantUser, tenantWithAdmin, type AdminApi } from '../permission/admin-test-kit.js';
+import type { AuditAction } from '../audit/write.js';
+import { adminApi, auditEntry, platformUser, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
 
 let server: TestServer;
 let tenantId: bigint;
@@ -114,5 +115,47 @@ describe('memberships of the current tenant', () => {
     expect(res.status).toBe(422);
     expect(res.body.data).toMatch(/Switch into a tenant/);
     expect((await operator.post('/api/TenantMember/TenantMember', { userId: String(adminId) })).status).toBe(422);
+  });
+});
+
+describe('audit', () => {
+  const entry = (call: Call, action: AuditAction, membershipId: string, userId: bigint, detail: Record<string, unknown>) =>
+    auditEntry(call, { action, actor: adminId, tenantId, targetType: 'TenantMember', targetId: membershipId, userId, detail });
+
+  it('records one entry per membership write, naming the user and the old and new validity', async () => {
+    const ada = await createTestUser(deps(), { tenantId });
+    const audit = await watchAudit(server);
+    const added = await api.post('/api/TenantMember/TenantMember', { userId: String(ada.id), memberType: 'Admin', expirationTime: '2099-01-01T00:00:00Z' });
+    const id = added.body.data.basicId as string;
+    expect(await audit()).toEqual([entry(added, 'TenantMemberAdded', id, ada.id, { memberType: 'Admin', effectiveTime: null, expirationTime: '2099-01-01T00:00:00.000Z' })]);
+
+    const renewed = await api.put('/api/TenantMember/TenantMember', { basicId: id, effectiveTime: '2030-01-01T00:00:00Z', expirationTime: null });
+    expect(await audit()).toEqual([
+      entry(renewed, 'TenantMemberUpdated', id, ada.id, {
+        fields: ['effectiveTime', 'expirationTime'],
+        effectiveTime: { from: null, to: '2030-01-01T00:00:00.000Z' },
+        expirationTime: { from: '2099-01-01T00:00:00.000Z', to: null },
+        sessionsRevoked: 0,
+      }),
+    ]);
+    const disabled = await api.put('/api/TenantMember/TenantMember', { basicId: id, status: 'Disabled' });
+    expect(await audit()).toEqual([entry(disabled, 'TenantMemberUpdated', id, ada.id, { fields: ['status'], status: { from: 'Active', to: 'Disabled' } })]);
+
+    const removed = await api.del('/api/TenantMember/TenantMember', { id });
+    expect(await audit()).toEqual([entry(removed, 'TenantMemberRemoved', id, ada.id, { memberType: 'Admin', sessionsRevoked: 0 })]);
+  });
+
+  it('records nothing for refused membership writes', async () => {
+    const { user } = await tenantUser(server, tenantId);
+    const membership = (await membershipOf(user.id))!;
+    const mine = (await membershipOf(adminId))!;
+    const { api: reader } = await tenantUser(server, tenantId, ['saas:tenant-member:read']);
+    const audit = await watchAudit(server);
+    expect((await api.post('/api/TenantMember/TenantMember', { userId: String(user.id) })).status).toBe(409);
+    expect((await api.post('/api/TenantMember/TenantMember', { userId: String(user.id), memberType: 'Owner' })).status).toBe(422);
+    expect((await api.put('/api/TenantMember/TenantMember', { basicId: String(membership.id), version: 5, status: 'Disabled' })).status).toBe(409);
+    expect((await api.del('/api/TenantMember/TenantMember', { id: String(mine.id) })).status).toBe(422);
+    expect((await reader.del('/api/TenantMember/TenantMember', { id: String(membership.id) })).status).toBe(403);
+    expect(await audit()).toEqual([]);
   });
 });

@@ -5,6 +5,8 @@ import { appError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
 import { definePagedList, type PagedRequest } from '../../query/index.js';
+import { auditChange, fieldsOf, type Actor } from '../audit/change.js';
+import type { AuditAction } from '../audit/write.js';
 import { SessionStatus } from '../auth/session-state.js';
 import { adminErrors } from '../permission/errors.js';
 import { checkVersion, idOut, nameIn } from '../permission/admin-scope.js';
@@ -108,10 +110,16 @@ export function createMemberService(deps: Deps) {
     await deps.authz.invalidateUser(userId);
   }
 
+  /** One entry per write, on the membership, naming its user. */
+  const audit = (tx: Transaction, actor: Actor, action: AuditAction, m: { id: bigint; userId: bigint }, detail: Record<string, unknown>) =>
+    auditChange(tx, deps, actor, action, { type: 'TenantMember', id: m.id, userId: m.userId }, detail);
+
   return {
     detail,
 
-    async add(tenantId: bigint, actorId: bigint, input: AddMemberInput) {
+    /** In the actor's context (a tenant: the router refuses the platform state). */
+    async add(actor: Actor, input: AddMemberInput) {
+      const { tenantId, actorId } = actor;
       if (input.memberType === 'Owner') throw appError(tenantErrors.OWNER_PROTECTED);
       checkValidity(input.effectiveTime, input.expirationTime);
       const id = ids.next();
@@ -136,12 +144,18 @@ export function createMemberService(deps: Deps) {
           createdTime: now,
           createdBy: actorId,
         });
+        await audit(tx, actor, 'TenantMemberAdded', { id, userId: user.id }, {
+          memberType: input.memberType ?? 'Member',
+          effectiveTime: input.effectiveTime ?? null,
+          expirationTime: input.expirationTime ?? null,
+        });
       });
       await deps.authz.invalidateUser(user.id);
       return detail(tenantId, id);
     },
 
-    async update(tenantId: bigint, actorId: bigint, input: UpdateMemberInput) {
+    async update(actor: Actor, input: UpdateMemberInput) {
+      const { tenantId, actorId } = actor;
       const now = clock.now();
       const result = await db.transaction(async (tx) => {
         const current = await requireMembership(tx, tenantId, input.basicId);
@@ -163,13 +177,21 @@ export function createMemberService(deps: Deps) {
         for (const key of Object.keys(values)) if (values[key] === undefined) delete values[key];
         await updateVersioned(tx, tenantMemberships, current.id, current.version, { ...values, modifiedTime: now, modifiedBy: actorId }, eq(tenantMemberships.tenantId, tenantId));
         const sessionIds = admits(next, now) ? [] : await revokeTenantSessions(tx, tenantId, current.userId, 'Membership no longer valid');
+        // Who may enter, as what and until when: the old and new value of each that changed.
+        const changes: Record<string, unknown> = {};
+        for (const key of ['memberType', 'status', 'effectiveTime', 'expirationTime'] as const) {
+          if (JSON.stringify(current[key]) !== JSON.stringify(next[key])) changes[key] = { from: current[key], to: next[key] };
+        }
+        const { basicId: _id, version: _version, ...asked } = input;
+        await audit(tx, actor, 'TenantMemberUpdated', current, { fields: fieldsOf(asked), ...changes, sessionsRevoked: sessionIds.length });
         return { userId: current.userId, sessionIds };
       });
       await afterCommit(result.userId, result.sessionIds, 'Membership no longer valid');
       return detail(tenantId, input.basicId);
     },
 
-    async remove(tenantId: bigint, actorId: bigint, id: bigint): Promise<void> {
+    async remove(actor: Actor, id: bigint): Promise<void> {
+      const { tenantId, actorId } = actor;
       const result = await db.transaction(async (tx) => {
         const current = await requireMembership(tx, tenantId, id);
         if (current.memberType === 'Owner') throw appError(tenantErrors.OWNER_PROTECTED);
@@ -178,6 +200,7 @@ export function createMemberService(deps: Deps) {
         await tx.delete(userRoles).where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.userId, current.userId)));
         await tx.delete(userDepartments).where(and(eq(userDepartments.tenantId, tenantId), eq(userDepartments.userId, current.userId)));
         const sessionIds = await revokeTenantSessions(tx, tenantId, current.userId, 'Membership removed');
+        await audit(tx, actor, 'TenantMemberRemoved', current, { memberType: current.memberType, sessionsRevoked: sessionIds.length });
         return { userId: current.userId, sessionIds };
       });
       await afterCommit(result.userId, result.sessionIds, 'Membership removed');

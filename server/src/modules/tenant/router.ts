@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
+import { actorOf, type Actor } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
-import { canOf, requirePlatform, requireTenant, withKeyword } from '../permission/admin-scope.js';
+import { canOf, requirePlatform, requireTenant, withKeyword, type AuthedContext } from '../permission/admin-scope.js';
 import { createMemberService } from './members.js';
 import {
   addMemberInput, createTenantInput, memberDetail, memberPage, memberPageInput, resumeTenantInput, suspendTenantInput, tenantDetail,
@@ -21,6 +22,12 @@ export function tenantServices(deps: AppDeps) {
 
 const idQuery = z.object({ id: zQueryId() });
 
+/** The caller of a membership operation: its context must be a tenant (422 in the platform state). */
+function memberActor(ctx: AuthedContext): Actor {
+  requireTenant(ctx);
+  return actorOf(ctx);
+}
+
 /**
  * /api/Tenant: platform operations on tenants (refused inside a tenant). Suspension, resumption,
  * deletion and changes of edition or expiry reach every node at once: the tenant's sessions
@@ -34,7 +41,7 @@ export const tenantRouter = router({
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return tenantServices(ctx.deps).tenants.create(ctx.auth.userId, input);
+      return tenantServices(ctx.deps).tenants.create(actorOf(ctx), input);
     }),
 
   UpdateTenantAsync: authedProcedure
@@ -43,7 +50,7 @@ export const tenantRouter = router({
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return tenantServices(ctx.deps).tenants.update(ctx.auth.userId, input);
+      return tenantServices(ctx.deps).tenants.update(actorOf(ctx), input);
     }),
 
   UpdateTenantStatusAsync: authedProcedure
@@ -52,7 +59,7 @@ export const tenantRouter = router({
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return tenantServices(ctx.deps).tenants.setStatus(ctx.auth.userId, input.basicId, input.tenantStatus, input.reason, input.version);
+      return tenantServices(ctx.deps).tenants.setStatus(actorOf(ctx), 'TenantStatusChanged', input.basicId, input.tenantStatus, input.reason, input.version);
     }),
 
   SuspendTenantAsync: authedProcedure
@@ -61,7 +68,7 @@ export const tenantRouter = router({
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return tenantServices(ctx.deps).tenants.setStatus(ctx.auth.userId, input.basicId, 'Suspended', input.reason, input.version);
+      return tenantServices(ctx.deps).tenants.setStatus(actorOf(ctx), 'TenantSuspended', input.basicId, 'Suspended', input.reason, input.version);
     }),
 
   ResumeTenantAsync: authedProcedure
@@ -70,7 +77,7 @@ export const tenantRouter = router({
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return tenantServices(ctx.deps).tenants.setStatus(ctx.auth.userId, input.basicId, 'Normal', null, input.version);
+      return tenantServices(ctx.deps).tenants.setStatus(actorOf(ctx), 'TenantResumed', input.basicId, 'Normal', null, input.version);
     }),
 
   DeleteTenantAsync: authedProcedure
@@ -79,7 +86,7 @@ export const tenantRouter = router({
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
       requirePlatform(ctx);
-      await tenantServices(ctx.deps).tenants.remove(ctx.auth.userId, input.id);
+      await tenantServices(ctx.deps).tenants.remove(actorOf(ctx), input.id);
       return true;
     }),
 });
@@ -90,20 +97,20 @@ export const tenantMemberRouter = router({
     .meta({ permission: permission('saas:tenant-member:grant'), summary: 'Adds a user (by id or e-mail) to the current tenant, with a validity period; takes a seat' })
     .input(addMemberInput)
     .output(memberDetail)
-    .mutation(({ ctx, input }) => tenantServices(ctx.deps).members.add(requireTenant(ctx), ctx.auth.userId, input)),
+    .mutation(({ ctx, input }) => tenantServices(ctx.deps).members.add(memberActor(ctx), input)),
 
   UpdateTenantMemberAsync: authedProcedure
     .meta({ permission: permission('saas:tenant-member:update'), summary: "Changes a membership's type, status or validity; one that no longer admits its user ends the user's sessions here" })
     .input(updateMemberInput)
     .output(memberDetail)
-    .mutation(({ ctx, input }) => tenantServices(ctx.deps).members.update(requireTenant(ctx), ctx.auth.userId, input)),
+    .mutation(({ ctx, input }) => tenantServices(ctx.deps).members.update(memberActor(ctx), input)),
 
   RemoveTenantMemberAsync: authedProcedure
     .meta({ permission: permission('saas:tenant-member:revoke'), summary: "Removes a membership with the user's roles and departments in the tenant, and ends the user's sessions here" })
     .input(idQuery)
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
-      await tenantServices(ctx.deps).members.remove(requireTenant(ctx), ctx.auth.userId, input.id);
+      await tenantServices(ctx.deps).members.remove(memberActor(ctx), input.id);
       return true;
     }),
 });

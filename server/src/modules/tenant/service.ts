@@ -2,9 +2,11 @@ import { and, eq, ne } from 'drizzle-orm';
 import { editions, tenantMemberships, tenants, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
-import type { Executor } from '../../infra/db/client.js';
+import type { Executor, Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
 import { definePagedList, type PagedRequest } from '../../query/index.js';
+import { auditChange, fieldsOf, type Actor } from '../audit/change.js';
+import type { AuditAction } from '../audit/write.js';
 import { adminErrors } from '../permission/errors.js';
 import { checkVersion, idOrNull, idOut, nameIn } from '../permission/admin-scope.js';
 import { ConfigStatus, TenantStatus } from './enums.js';
@@ -13,6 +15,10 @@ import type { CreateTenantInput, UpdateTenantInput } from './schemas.js';
 import { assertSeatAvailable, seatsUsedOf } from './seats.js';
 
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz' | 'sessionState'>;
+type Tenant = typeof tenants.$inferSelect;
+
+/** The status operations, each with its own audit action (one entry per request). */
+export type TenantStatusAction = Extract<AuditAction, 'TenantStatusChanged' | 'TenantSuspended' | 'TenantResumed'>;
 
 /** The tenants list of TenantQuery/TenantPage. */
 export const tenantList = definePagedList({
@@ -94,21 +100,30 @@ export function createTenantService(deps: Deps) {
     return detail(id);
   }
 
-  /** A versioned change of a managed tenant (404 for tenant 0, deleted and unknown ones). */
-  async function change(id: bigint, version: number | null | undefined, actorId: bigint, values: Record<string, unknown>): Promise<void> {
+  /** Entries of a tenant go to that tenant's trail, though written from the platform state. */
+  const audit = (tx: Transaction, actor: Actor, action: AuditAction, tenantId: bigint, detail: Record<string, unknown>) =>
+    auditChange(tx, deps, actor, action, { type: 'Tenant', id: tenantId, tenantId }, detail);
+
+  /**
+   * A versioned change of a managed tenant (404 for tenant 0, deleted and unknown ones), audited
+   * in its transaction with the action and detail `describe` makes of the row before it.
+   */
+  async function change(actor: Actor, id: bigint, version: number | null | undefined, values: Record<string, unknown>, describe: (current: Tenant) => [AuditAction, Record<string, unknown>]): Promise<void> {
     await db.transaction(async (tx) => {
       const [current] = await tx.select().from(tenants).where(and(managed, eq(tenants.id, id)));
       if (!current) throw appError(tenantErrors.NOT_FOUND, { params: { id: String(id) } });
       checkVersion(current, version);
       await requireEdition(tx, values.editionId as bigint | null | undefined);
-      await updateVersioned(tx, tenants, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actorId }, managed);
+      await updateVersioned(tx, tenants, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actor.actorId }, managed);
+      const [action, detail] = describe(current);
+      await audit(tx, actor, action, id, detail);
     });
   }
 
   return {
     detail,
 
-    async create(actorId: bigint, input: CreateTenantInput) {
+    async create(actor: Actor, input: CreateTenantInput) {
       const id = ids.next();
       const now = clock.now();
       await db.transaction(async (tx) => {
@@ -126,39 +141,52 @@ export function createTenantService(deps: Deps) {
           expirationTime: input.expirationTime ?? null,
           configStatus: input.configStatus ?? 'Configured',
           createdTime: now,
-          createdBy: actorId,
+          createdBy: actor.actorId,
         });
         if (input.ownerUserId !== undefined) {
           const [owner] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, input.ownerUserId), eq(users.isDeleted, false)));
           if (!owner) throw appError(adminErrors.USER_NOT_FOUND, { params: { id: String(input.ownerUserId) } });
           await assertSeatAvailable(tx, id, now);
-          await tx.insert(tenantMemberships).values({ id: ids.next(), tenantId: id, userId: owner.id, memberType: 'Owner', joinedTime: now, createdTime: now, createdBy: actorId });
+          await tx.insert(tenantMemberships).values({ id: ids.next(), tenantId: id, userId: owner.id, memberType: 'Owner', joinedTime: now, createdTime: now, createdBy: actor.actorId });
         }
+        await audit(tx, actor, 'TenantCreated', id, {
+          tenantCode: input.tenantCode,
+          editionId: idOrNull(input.editionId),
+          seatLimit: input.seatLimit ?? 0,
+          ownerUserId: idOrNull(input.ownerUserId),
+        });
       });
       if (input.ownerUserId !== undefined) await deps.authz.invalidateUser(input.ownerUserId);
       return detail(id);
     },
 
-    async update(actorId: bigint, input: UpdateTenantInput) {
+    /** An update that moves the tenant to another edition is audited as TenantEditionChanged. */
+    async update(actor: Actor, input: UpdateTenantInput) {
       const { basicId, version, tenantCode, tenantName, tenantShortName, ...rest } = input;
       const values: Record<string, unknown> = { code: tenantCode, name: tenantName, shortName: tenantShortName, ...rest };
       for (const key of Object.keys(values)) if (values[key] === undefined) delete values[key];
-      await change(basicId, version, actorId, values);
+      await change(actor, basicId, version, values, (current) => {
+        const detail: Record<string, unknown> = { fields: fieldsOf({ tenantCode, tenantName, tenantShortName, ...rest }) };
+        const editionChanged = values.editionId !== undefined && values.editionId !== current.editionId;
+        if (editionChanged) detail.editionId = { from: idOrNull(current.editionId), to: idOrNull(values.editionId as bigint | null) };
+        if (values.seatLimit !== undefined && values.seatLimit !== current.seatLimit) detail.seatLimit = { from: current.seatLimit, to: values.seatLimit };
+        return [editionChanged ? 'TenantEditionChanged' : 'TenantUpdated', detail];
+      });
       return changed(basicId);
     },
 
     /** Normal, Suspended or Disabled; suspension records when and why. */
-    async setStatus(actorId: bigint, id: bigint, status: string, reason: string | null | undefined, version?: number) {
+    async setStatus(actor: Actor, action: TenantStatusAction, id: bigint, status: string, reason: string | null | undefined, version?: number) {
       const now = clock.now();
       const values = status === 'Normal' ? { status, suspendedTime: null, suspendReason: null } : { status, suspendedTime: now, suspendReason: reason ?? null };
-      await change(id, version, actorId, values);
+      await change(actor, id, version, values, (current) => [action, { from: current.status, to: status, reason: values.suspendReason ?? undefined }]);
       return changed(id);
     },
 
     /** Soft delete: the tenant's sessions answer 403 from their next request. */
-    async remove(actorId: bigint, id: bigint): Promise<void> {
+    async remove(actor: Actor, id: bigint): Promise<void> {
       const now = clock.now();
-      await change(id, undefined, actorId, { isDeleted: true, deletedTime: now, deletedBy: actorId });
+      await change(actor, id, undefined, { isDeleted: true, deletedTime: now, deletedBy: actor.actorId }, (current) => ['TenantDeleted', { tenantCode: current.code }]);
       await deps.sessionState.invalidateTenant(id);
       await deps.authz.invalidateTenant(id);
     },

@@ -3,13 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantMemberships } from '../../../../db/schema/index.js';
 import { createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, platformUser, startAdminServer, tenantUser, tenantWithAdmin, type AdminApi } from '../permission/admin-test-kit.js';
+import type { AuditAction } from '../audit/write.js';
+import { adminApi, auditEntry, platformUser, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
 
 let server: TestServer;
 let platform: AdminApi;
+let operatorId: bigint;
 beforeAll(async () => {
   server = await startAdminServer();
-  ({ api: platform } = await platformUser(server));
+  let operator;
+  ({ api: platform, user: operator } = await platformUser(server));
+  operatorId = operator.id;
 });
 afterAll(() => server.close());
 
@@ -134,5 +138,62 @@ describe('editions', () => {
     await platform.put('/api/Tenant/Tenant', { basicId: tenant.basicId, editionId: null });
     expect((await platform.del('/api/Edition/Edition', { id: edition.basicId })).body.data).toBe(true);
     expect((await platform.get('/api/EditionQuery/EditionDetail', { id: edition.basicId })).status).toBe(404);
+  });
+});
+
+describe('audit', () => {
+  /** A tenant's entries go to that tenant's trail; editions are the platform's (0). */
+  const entry = (call: Call, action: AuditAction, targetType: 'Tenant' | 'Edition', targetId: string, detail: Record<string, unknown>) =>
+    auditEntry(call, { action, actor: operatorId, tenantId: targetType === 'Tenant' ? BigInt(targetId) : 0n, targetType, targetId, detail });
+
+  it('records one entry per tenant and edition write, naming what changed', async () => {
+    const audit = await watchAudit(server);
+    const [proCode, basicCode] = [unique('pro'), unique('basic')];
+    const pro = await platform.post('/api/Edition/Edition', { editionCode: proCode, editionName: 'Pro', permissionWhitelist: ['saas:user:read', 'SAAS:ROLE:READ'] });
+    const proId = pro.body.data.basicId as string;
+    expect(await audit()).toEqual([entry(pro, 'EditionCreated', 'Edition', proId, { editionCode: proCode, added: ['saas:role:read', 'saas:user:read'], removed: [] })]);
+    const basic = await platform.post('/api/Edition/Edition', { editionCode: basicCode, editionName: 'Basic' });
+    const basicId = basic.body.data.basicId as string;
+    expect(await audit()).toEqual([entry(basic, 'EditionCreated', 'Edition', basicId, { added: [], removed: [] })]);
+    const whitelist = await platform.put('/api/Edition/Edition', { basicId: proId, permissionWhitelist: ['saas:user:read', 'saas:menu:read'] });
+    expect(await audit()).toEqual([entry(whitelist, 'EditionUpdated', 'Edition', proId, { editionCode: proCode, fields: ['permissionWhitelist'], added: ['saas:menu:read'], removed: ['saas:role:read'] })]);
+
+    const tenantCode = unique('audited');
+    const created = await platform.post('/api/Tenant/Tenant', { tenantCode, tenantName: 'Audited', editionId: proId, seatLimit: 5 });
+    const id = created.body.data.basicId as string;
+    expect(await audit()).toEqual([entry(created, 'TenantCreated', 'Tenant', id, { tenantCode, editionId: proId, seatLimit: 5, ownerUserId: null })]);
+    const renamed = await platform.put('/api/Tenant/Tenant', { basicId: id, tenantName: 'Audited Ltd' });
+    expect(await audit()).toEqual([entry(renamed, 'TenantUpdated', 'Tenant', id, { fields: ['tenantName'] })]);
+    const moved = await platform.put('/api/Tenant/Tenant', { basicId: id, editionId: basicId, seatLimit: 8 });
+    expect(await audit()).toEqual([entry(moved, 'TenantEditionChanged', 'Tenant', id, { fields: ['editionId', 'seatLimit'], editionId: { from: proId, to: basicId }, seatLimit: { from: 5, to: 8 } })]);
+
+    const suspended = await platform.post('/api/Tenant/SuspendTenant', { basicId: id, reason: 'Unpaid invoice' });
+    expect(await audit()).toEqual([entry(suspended, 'TenantSuspended', 'Tenant', id, { from: 'Normal', to: 'Suspended', reason: 'Unpaid invoice' })]);
+    const resumed = await platform.post('/api/Tenant/ResumeTenant', { basicId: id });
+    expect(await audit()).toEqual([entry(resumed, 'TenantResumed', 'Tenant', id, { from: 'Suspended', to: 'Normal' })]);
+    const disabled = await platform.put('/api/Tenant/TenantStatus', { basicId: id, tenantStatus: 'Disabled' });
+    expect(await audit()).toEqual([entry(disabled, 'TenantStatusChanged', 'Tenant', id, { from: 'Normal', to: 'Disabled' })]);
+
+    const deleted = await platform.del('/api/Tenant/Tenant', { id });
+    expect(await audit()).toEqual([entry(deleted, 'TenantDeleted', 'Tenant', id, { tenantCode })]);
+    const dropped = await platform.del('/api/Edition/Edition', { id: basicId });
+    expect(await audit()).toEqual([entry(dropped, 'EditionDeleted', 'Edition', basicId, { editionCode: basicCode })]);
+  });
+
+  it('records nothing for refused tenant and edition writes', async () => {
+    const tenant = await createTenant();
+    const edition = (await platform.post('/api/Edition/Edition', { editionCode: unique('used'), editionName: 'Used' })).body.data.basicId as string;
+    await platform.put('/api/Tenant/Tenant', { basicId: tenant.basicId, editionId: edition });
+    const { tenantId } = await tenantWithAdmin(server);
+    const { api: inTenant } = await tenantUser(server, tenantId, ['saas:tenant:status', 'saas:edition:delete']);
+    const audit = await watchAudit(server);
+    expect((await platform.post('/api/Tenant/Tenant', { tenantCode: tenant.tenantCode, tenantName: 'Twin' })).status).toBe(409);
+    expect((await platform.put('/api/Tenant/Tenant', { basicId: tenant.basicId, version: 0, tenantName: 'Stale' })).status).toBe(409);
+    expect((await platform.put('/api/Tenant/Tenant', { basicId: tenant.basicId, editionId: '12345' })).status).toBe(404);
+    expect((await platform.del('/api/Edition/Edition', { id: edition })).status).toBe(422);
+    expect((await platform.put('/api/Edition/Edition', { basicId: edition, permissionWhitelist: ['*'] })).status).toBe(422);
+    expect((await inTenant.post('/api/Tenant/SuspendTenant', { basicId: tenant.basicId })).status).toBe(403);
+    expect((await inTenant.del('/api/Edition/Edition', { id: edition })).status).toBe(403);
+    expect(await audit()).toEqual([]);
   });
 });
