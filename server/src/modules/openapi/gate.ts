@@ -160,36 +160,54 @@ export function createOpenApiGate(deps: AppDeps): OpenApiGate {
     if (!encryption) throw appError(openApiErrors.UNSUPPORTED_ENCRYPT_ALGORITHM, { params: { algorithm: encryptHeader } });
 
     const received = await readBody(c, header);
-    let body = received;
     const encrypted = encryption === 'AES-CBC' && received.byteLength > 0;
-    if (encrypted) {
-      try {
-        body = decryptBody(received, aesKey(entry.secret!), header('x-encrypt-iv'), nonce);
-      } catch (error) {
-        throw appError(openApiErrors.DECRYPT_FAILED, { cause: error });
-      }
-    }
-
-    const computed = contentSign(body, contentAlg);
     const presentedContent = header('x-content-sign');
-    if (options.RequireContentSignature) {
-      if (!presentedContent) throw appError(openApiErrors.CONTENT_SIGN_MISSING);
-      if (!sameText(presentedContent.toLowerCase(), computed)) throw appError(openApiErrors.CONTENT_SIGN_INVALID);
-    }
-    // The string to sign carries the header as sent when there is one (the original's rule).
-    const signedContent = presentedContent ?? computed;
+    if (options.RequireContentSignature && !presentedContent) throw appError(openApiErrors.CONTENT_SIGN_MISSING);
 
     const method = c.req.method;
     const path = c.req.path;
     const query = rawQuery(c.req.url);
     const canonical = canonicalQuery(query);
-    let valid = signatureMatches(algorithm, entry, stringToSign(method, path, canonical, signedContent, timestamp, nonce), signature.trim());
-    if (!valid && /%(?:21|27|28|29|2A)/.test(canonical)) {
+    const signatureHolds = (content: string) => {
+      if (signatureMatches(algorithm, entry, stringToSign(method, path, canonical, content, timestamp, nonce), signature.trim())) return true;
       // A JavaScript signer may have used encodeURIComponent, which leaves !'()* unescaped.
+      if (!/%(?:21|27|28|29|2A)/.test(canonical)) return false;
       const loose = canonicalQuery(query, escapeUriComponent);
-      if (loose !== canonical) valid = signatureMatches(algorithm, entry, stringToSign(method, path, loose, signedContent, timestamp, nonce), signature.trim());
+      return loose !== canonical && signatureMatches(algorithm, entry, stringToSign(method, path, loose, content, timestamp, nonce), signature.trim());
+    };
+    const decrypt = () => decryptBody(received, aesKey(entry.secret!), header('x-encrypt-iv'), nonce);
+
+    // The signature is checked before the body is decrypted. Answering a padding failure (400)
+    // differently from a bad signature (401) to someone who does not hold the secret would be a
+    // padding oracle: it decrypts any captured body, a byte at a time. So whoever reaches the
+    // decryption has signed the request.
+    let body = received;
+    if (presentedContent) {
+      // The string to sign carries the header as sent (the original's rule); the header must
+      // then match the body, also when RequireContentSignature is off, or the body could be
+      // swapped under a valid signature.
+      if (!signatureHolds(presentedContent)) throw appError(openApiErrors.SIGNATURE_INVALID);
+      if (encrypted) {
+        try {
+          body = decrypt();
+        } catch (error) {
+          throw appError(openApiErrors.DECRYPT_FAILED, { cause: error });
+        }
+      }
+      if (!sameText(presentedContent.toLowerCase(), contentSign(body, contentAlg))) throw appError(openApiErrors.CONTENT_SIGN_INVALID);
+    } else {
+      // No content sign (allowed when RequireContentSignature is off): the string to sign
+      // carries the body's digest, which needs the plain body first; a body that does not
+      // decrypt then answers exactly like a bad signature.
+      if (encrypted) {
+        try {
+          body = decrypt();
+        } catch {
+          throw appError(openApiErrors.SIGNATURE_INVALID);
+        }
+      }
+      if (!signatureHolds(contentSign(body, contentAlg))) throw appError(openApiErrors.SIGNATURE_INVALID);
     }
-    if (!valid) throw appError(openApiErrors.SIGNATURE_INVALID);
 
     if (options.EnableReplayProtection) {
       // Remembered while the timestamp is acceptable, so a replay cannot outlive its nonce.
@@ -199,8 +217,9 @@ export function createOpenApiGate(deps: AppDeps): OpenApiGate {
     }
     deps.credentials.touch(entry);
 
+    // Either asks for an encrypted answer: the header, or the default for encrypted requests.
     const askedResponse = header('x-encrypt-response')?.trim().toLowerCase();
-    const encryptResponse = askedResponse !== undefined ? TRUTHY.has(askedResponse) : encrypted && options.EncryptResponseByDefaultWhenRequestEncrypted;
+    const encryptResponse = (askedResponse !== undefined && TRUTHY.has(askedResponse)) || (encrypted && options.EncryptResponseByDefaultWhenRequestEncrypted);
     return {
       caller: { credentialId: entry.id, accessKey: entry.appKey, ownerUserId: entry.ownerUserId },
       body,

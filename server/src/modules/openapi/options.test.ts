@@ -67,6 +67,15 @@ describe('lenient options', () => {
     const res = await signedCall(server, cred, { method: 'POST', path: '/api/openapi/Echo', body: '{"a":1}', hash: 'sha512', contentHash: 'sha512', override: { 'X-Content-Sign': undefined } });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ a: 1 });
+    // Without the header the digest of the body as received is signed: another body fails.
+    const signedForOther = referenceSign(cred, { method: 'POST', path: '/api/openapi/Echo', body: '{"amount":1}', hash: 'sha512', contentHash: 'sha512' });
+    const { 'X-Content-Sign': _dropped, ...withoutSign } = signedForOther.headers;
+    const noHeader = await server.request(signedForOther.url, { method: 'POST', headers: { ...withoutSign, 'content-type': 'application/json' }, body: '{"amount":1000000}' });
+    expect(noHeader.status).toBe(401);
+    // A header that is sent is still compared with the body, or the body could be swapped under a valid signature.
+    const withHeader = await server.request(signedForOther.url, { method: 'POST', headers: { ...signedForOther.headers, 'content-type': 'application/json' }, body: '{"amount":1000000}' });
+    expect(withHeader.status).toBe(401);
+    expect(((await withHeader.json()) as { data: string }).data).toMatch(/content sign|内容签名/i);
   });
 
   it('EnableReplayProtection = false: the same request twice passes', async () => {

@@ -197,7 +197,12 @@ describe('every failure stage answers its code', () => {
   it('a missing or wrong content sign: 401', async () => {
     const call = { method: 'POST', path: '/api/openapi/Echo', body: '{"a":1}', headers: en } as const;
     expectFailure(await signedCall(server, cred, { ...call, override: { 'X-Content-Sign': undefined } }), 401, 'The content signature (X-Content-Sign) is missing.');
-    expectFailure(await signedCall(server, cred, { ...call, override: { 'X-Content-Sign': createHash('sha256').update('{"a":2}').digest('hex') } }), 401, 'The content signature does not match the body.');
+    // Signed for another body, sent with this one (a body swapped under a valid signature).
+    const forOther = referenceSign(cred, { method: 'POST', path: '/api/openapi/Echo', body: '{"a":2}' });
+    const swapped = await server.request(forOther.url, { method: 'POST', headers: { ...forOther.headers, ...en, 'content-type': 'application/json' }, body: '{"a":1}' });
+    expectFailure({ status: swapped.status, body: await swapped.json() }, 401, 'The content signature does not match the body.');
+    // A content sign changed after signing breaks the signature, which is checked first.
+    expectFailure(await signedCall(server, cred, { ...call, override: { 'X-Content-Sign': createHash('sha256').update('{"a":2}').digest('hex') } }), 401, 'The request signature is invalid.');
     // Upper-case hex is the same digest.
     const upper = await signedCall(server, cred, { ...call, override: { 'X-Content-Sign': createHash('sha256').update('{"a":1}').digest('hex').toUpperCase() } });
     expectFailure(upper, 401, 'The request signature is invalid.');
@@ -303,6 +308,19 @@ describe('AES body encryption (ORIGINAL-FACTS §6)', () => {
     // CBC under a wrong IV garbles the first block only: the content sign catches it.
     const wrongIv = await sendEncrypted(plain, encrypt(plain, randomBytes(16)), { 'X-Encrypt-Algorithm': 'AES-CBC', 'X-Language': 'en-US' });
     expectFailure(wrongIv, 401, 'The content signature does not match the body.');
+  });
+
+  it('is no padding oracle: without the secret, good and bad padding answer the same 401', async () => {
+    // An attacker who knows the access key but not the secret: any ciphertext, any IV, a made-up signature.
+    const attempt = async (wire: Buffer) => {
+      const headers = { 'X-Access-Key': cred.appKey, 'X-Timestamp': nowSeconds(server.runtime.deps), 'X-Nonce': randomBytes(8).toString('hex'), 'X-Signature': 'ab'.repeat(32), 'X-Content-Sign': createHash('sha256').update('x').digest('hex'), 'X-Encrypt-Algorithm': 'AES-CBC', 'X-Encrypt-Iv': randomBytes(16).toString('base64'), 'content-type': 'application/json', ...en };
+      const res = await server.request('/api/openapi/Echo', { method: 'POST', headers, body: JSON.stringify({ data: wire.toString('base64') }) });
+      return { status: res.status, body: await res.json() };
+    };
+    const goodPadding = await attempt(Buffer.from(encrypt('{"x":1}', randomBytes(16)), 'base64'));
+    const badPadding = await attempt(randomBytes(32));
+    expectFailure(goodPadding, 401, 'The request signature is invalid.');
+    expectFailure(badPadding, 401, 'The request signature is invalid.');
   });
 
   it('encrypts the answer when X-Encrypt-Response asks', async () => {
