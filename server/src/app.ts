@@ -16,8 +16,6 @@ import { buildOpenApiDocument } from './routes/openapi.js';
 import { createRestFacade } from './routes/rest.js';
 import { buildRouteTable, type RouteEntry } from './routes/table.js';
 import { GUARD } from './rpc/trpc.js';
-import { appError } from './errors/app-error.js';
-import { commonErrors } from './errors/common.js';
 import { createOpenApiGate, signedRequestOf } from './modules/openapi/gate.js';
 import { createOAuthWeb } from './modules/oauth/web.js';
 
@@ -82,14 +80,36 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
 
   mountDocs(app, openApi);
 
+  // /trpc serves the same procedures as the REST facade, so a procedure whose REST path is
+  // protected needs the signature on /trpc as well, whether or not /trpc itself is listed.
+  const signedProcedures = new Set(gate ? table.filter((e) => gate.protects(e.path)).map((e) => e.key) : []);
+  const needsSignature = (path: string) => {
+    if (signedProcedures.size === 0) return false;
+    let keys = path.slice('/trpc/'.length);
+    try {
+      keys = decodeURIComponent(keys);
+    } catch {
+      return true; // not a procedure path anyway; the signature is asked for rather than skipped
+    }
+    return keys.split(',').some((key) => signedProcedures.has(key));
+  };
+
   app.all('/trpc/*', async (c) => {
     let request = c.req.raw;
-    const signed = gate && signedRequestOf(request);
+    let signed = gate && signedRequestOf(request);
+    let sealAnswer = false;
+    if (gate && !signed && needsSignature(c.req.path)) {
+      try {
+        signed = await gate.verify(c);
+      } catch (error) {
+        return respondError(c, deps, error);
+      }
+      sealAnswer = !!signed.encryptResponse;
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       try {
-        const limit = deps.config.App.MaxRequestBodyBytes;
-        if (signed?.body && signed.body.byteLength > limit) throw appError(commonErrors.BODY_TOO_LARGE, { params: { limit } });
-        const body = signed?.body ?? (await readBodyLimited(request, limit));
+        // A body the signature check read was held to the signed limit, which governs signed calls.
+        const body = signed?.body ?? (await readBodyLimited(request, deps.config.App.MaxRequestBodyBytes));
         const headers = new Headers(request.headers);
         // A mutation without input may come with no body and no content type; tRPC needs one.
         if (!headers.has('content-type') && body.byteLength === 0) headers.set('content-type', 'application/json');
@@ -125,7 +145,8 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
         if (result.unexpected) deps.logger.error('trpc call failed', { traceId: ctx.traceId, error: error.cause ?? error });
       },
     });
-    return response.ok ? response : withTrpcEnvelope(c, deps, response);
+    const answer = response.ok ? response : await withTrpcEnvelope(c, deps, response);
+    return sealAnswer && gate && signed ? gate.seal(signed, answer) : answer;
   });
 
 

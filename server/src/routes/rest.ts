@@ -47,8 +47,11 @@ function queryInput(url: string, entry: RouteEntry, only?: readonly string[]): R
   return out;
 }
 
+/**
+ * The JSON body. A body the signature check already read (`preread`) was held to the signed
+ * limit (OpenApiSecurity.MaxRequestBodySize, 2 MiB by SPEC "Limits"), which governs signed calls.
+ */
 async function bodyInput(c: Context<HonoEnv>, limit: number, preread?: Uint8Array): Promise<unknown> {
-  if (preread && preread.byteLength > limit) throw appError(commonErrors.BODY_TOO_LARGE, { params: { limit } });
   const raw = preread ?? (await readBodyLimited(c.req.raw, limit, c.env?.incoming as NodeBodySource | undefined));
   if (raw.byteLength === 0) return undefined;
   if (!isJsonContentType(c.req.header('content-type'))) throw appError(commonErrors.UNSUPPORTED_MEDIA_TYPE);

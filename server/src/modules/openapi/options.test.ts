@@ -152,9 +152,13 @@ describe('ProtectedPathPrefixes = [/api] (the default) plus /trpc, IgnoredPathPr
     expect((await server.json('/api/Profile/ApiCredentials', { headers: bearer(token) })).body.data).toBe('缺少安全请求头。');
   });
 
-  it('the facade limit still applies to a signed body (App__MaxRequestBodyBytes below the signed limit)', async () => {
-    const res = await signedCall(server, key, { method: 'POST', path: '/api/openapi/Echo', body: JSON.stringify({ a: 'x'.repeat(4096) }) });
-    expect(res.status).toBe(413);
+  it('a signed body is held to the signed limit (2 MiB), not the facade limit (App__MaxRequestBodyBytes 2048 here)', async () => {
+    const body = JSON.stringify({ a: 'x'.repeat(4096) });
+    const res = await signedCall(server, key, { method: 'POST', path: '/api/openapi/Echo', body });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ a: 'x'.repeat(4096) });
+    const viaTrpc = await signedCall(server, key, { method: 'POST', path: '/trpc/OpenApiAppService.EchoAsync', body });
+    expect(viaTrpc.status).toBe(200);
   });
 
   it('protects /trpc too, handing the read body and the signer to the procedure', async () => {

@@ -349,6 +349,22 @@ describe('AES body encryption (ORIGINAL-FACTS §6)', () => {
   }
 });
 
+describe('/trpc serves the same procedures', () => {
+  it('asks for the signature of a procedure whose REST path is protected, though /trpc is not listed', async () => {
+    // ProtectedPathPrefixes is [/api/openapi] here: Ping is protected, ServerTime is not.
+    // /trpc answers errors in its own shape, with the envelope inside.
+    const unsigned = await server.json('/trpc/OpenApiAppService.PingAsync', { headers: en });
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.body.error.data.envelope.data).toBe('The security headers of a signed request are missing.');
+    const batch = await server.json(`/trpc/${encodeURIComponent('SystemAppService.GetServerTimeAsync,OpenApiAppService.PingAsync')}?batch=1&input={}`, { headers: en });
+    expect(batch.status).toBe(401);
+    expect((await server.json('/trpc/SystemAppService.GetServerTimeAsync')).status).toBe(200);
+    const signed = await signedCall(server, cred, { method: 'GET', path: '/trpc/OpenApiAppService.PingAsync' });
+    expect(signed.status).toBe(200);
+    expect(signed.body.result.data.accessKey).toBe(cred.appKey);
+  });
+});
+
 describe('replay races', () => {
   it('20 parallel requests with one nonce: exactly one is accepted', async () => {
     const signed = referenceSign(cred, { ...ping, nonce: `race-${Date.now()}` });
