@@ -51,9 +51,9 @@ function queryInput(url: string, entry: RouteEntry, only?: readonly string[]): R
  * The JSON body. A body the signature check already read (`preread`) was held to the signed
  * limit (OpenApiSecurity.MaxRequestBodySize, 2 MiB by SPEC "Limits"), which governs signed calls.
  */
-async function bodyInput(c: Context<HonoEnv>, limit: number, preread?: Uint8Array): Promise<unknown> {
+async function bodyInput(c: Context<HonoEnv>, limit: number, preread?: Uint8Array): Promise<{ input: unknown; text?: string }> {
   const raw = preread ?? (await readBodyLimited(c.req.raw, limit, c.env?.incoming as NodeBodySource | undefined));
-  if (raw.byteLength === 0) return undefined;
+  if (raw.byteLength === 0) return { input: undefined };
   if (!isJsonContentType(c.req.header('content-type'))) throw appError(commonErrors.UNSUPPORTED_MEDIA_TYPE);
   let text: string;
   try {
@@ -61,9 +61,9 @@ async function bodyInput(c: Context<HonoEnv>, limit: number, preread?: Uint8Arra
   } catch {
     throw appError(commonErrors.MALFORMED_JSON);
   }
-  if (text.trim() === '') return undefined;
+  if (text.trim() === '') return { input: undefined };
   try {
-    return parseJsonKeepingBigInts(text);
+    return { input: parseJsonKeepingBigInts(text), text };
   } catch {
     throw appError(commonErrors.MALFORMED_JSON);
   }
@@ -114,7 +114,9 @@ export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: A
         let input: unknown;
         if (entry.binding === 'query') input = queryInput(c.req.url, entry);
         else if (entry.binding === 'body') {
-          input = await bodyInput(c, deps.config.App.MaxRequestBodyBytes, signed?.body);
+          const read = await bodyInput(c, deps.config.App.MaxRequestBodyBytes, signed?.body);
+          input = read.input;
+          ctx.rawBody = read.text;
           if (entry.queryKeys.length > 0) {
             // Scalars bound to the query string are never taken from the body (SPEC Errors rule 7).
             const fromQuery = queryInput(c.req.url, entry, entry.queryKeys);

@@ -22,4 +22,6 @@ export interface RequestContext {
   auth?: AuthContext;
   /** Set on protected paths by the signature check (OpenApiSecurity): the signer and the body it covered. */
   signed?: SignedRequest;
+  /** The JSON body as received, on REST calls that have one (for procedures that answer it verbatim). */
+  rawBody?: string;
 }

@@ -6,8 +6,9 @@ import type { IdGenerator } from '../../infra/ids.js';
 export type AuditAction =
   | 'TokenRefreshed' | 'PasswordChanged' | 'PasswordReset' | 'MfaBound' | 'MfaUnbound' | 'TenantSwitched'
   | 'SessionRevoked' | 'RefreshTokenReuse' | 'ImpersonationStarted' | 'ImpersonationEnded' | 'ApiCredentialCreated'
-  | 'ApiCredentialRotated' | 'ApiCredentialDeleted' | 'UserCreated' | 'UserDeleted' | 'UserStatusChanged' | 'PasswordResetByAdmin'
+  | 'ApiCredentialRotated' | 'ApiCredentialStatusChanged' | 'ApiCredentialDeleted' | 'UserCreated' | 'UserDeleted' | 'UserStatusChanged' | 'PasswordResetByAdmin'
   | 'UserUpdated' | 'UserRoleGranted' | 'UserRoleChanged' | 'UserRoleRevoked' | 'UserDepartmentChanged'
+  | 'UserLocked' | 'UserUnlocked' | 'UserLoginPolicyChanged'
   // Administration of roles, tenants, editions and the directory (audit/change.ts).
   | 'RoleCreated' | 'RoleUpdated' | 'RoleDeleted' | 'RoleStatusChanged' | 'RoleDataScopeChanged' | 'RoleParentAdded' | 'RoleParentRemoved'
   | 'RolePermissionGranted' | 'RolePermissionRevoked' | 'RolePermissionStatusChanged' | 'RolePermissionsReplaced'

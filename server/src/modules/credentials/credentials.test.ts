@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCredentials, auditEntries, notifications, userSessions } from '../../../../db/schema/index.js';
 import { bearer, claimsOf, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
@@ -68,6 +68,10 @@ describe('create, list, rotate, status, delete', () => {
     const res = await server.json('/api/Profile/ApiCredential', { method: 'POST', headers: auth });
     expect(res.status).toBe(200);
     expect(res.body.data.appKey).toMatch(/^ak_/);
+    // Nulls, as the original's form sends for fields it leaves empty, count as absent.
+    const nulls = await server.json('/api/Profile/ApiCredential', { method: 'POST', headers: auth, json: { credentialName: null, signatureAlgorithm: null, publicKey: null, ipWhitelist: null, expirationTime: null } });
+    expect(nulls.status).toBe(200);
+    expect(nulls.body.data.appKey).toMatch(/^ak_/);
   });
 
   it('stores the secret sealed (AES-256-GCM under the configured key, key id kept), never in plain text', async () => {
@@ -140,6 +144,9 @@ describe('create, list, rotate, status, delete', () => {
     const bad = await api.status(basicId, 'Paused');
     expect(bad.status).toBe(400);
     expect(bad.body.data[0].field).toBe('status');
+    // Each change of status is audited; setting the status it already has changes nothing.
+    const entries = await server.runtime.deps.db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ApiCredentialStatusChanged'), eq(auditEntries.targetId, basicId)));
+    expect(entries.map((e) => (e.detail as { status: string }).status).sort()).toEqual(['Disabled', 'Disabled', 'Enabled']);
   });
 
   it('deletes with ?id= (the key stops working); a missing id is refused', async () => {

@@ -18,16 +18,19 @@ export const credentialItem = z.object({
   createdTime: zDateTimeOut(),
 });
 
+// Every field may also come as null (the original's form sends null for what it leaves empty).
+const absentAsUndefined = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+
 export const createCredentialRequest = z
   .object({
-    credentialName: z.string().trim().max(100).optional(),
+    credentialName: absentAsUndefined(z.string().trim().max(100)),
     /** HMACSHA256 (default), HMACSHA512, RSASHA256 (needs publicKey), HMACSHA1 when legacy algorithms are allowed. */
-    signatureAlgorithm: z.string().trim().max(16).optional(),
+    signatureAlgorithm: absentAsUndefined(z.string().trim().max(16)),
     /** PEM RSA public key (2048 bits or more) for RSASHA256. */
-    publicKey: z.string().max(8192).optional(),
+    publicKey: absentAsUndefined(z.string().max(8192)),
     /** Allowed client addresses: `*`, `a.b.*` or exact, separated by `,` `;` `|` or spaces. */
-    ipWhitelist: z.string().max(1000).optional(),
-    expirationTime: zDateTime().optional(),
+    ipWhitelist: absentAsUndefined(z.string().max(1000)),
+    expirationTime: absentAsUndefined(zDateTime()),
   })
   .optional();
 

@@ -94,7 +94,7 @@ async function ownedRow(deps: AppDeps, auth: AuthContext, id: bigint) {
 }
 
 /** The algorithm, public key and allow-list a new credential may be pinned to. */
-function signingOptions(deps: AppDeps, input: NonNullable<CreateInput>) {
+function signingOptions(deps: AppDeps, input: Partial<NonNullable<CreateInput>>) {
   const allowed = ['HMACSHA256', 'HMACSHA512', 'RSASHA256', ...(deps.config.OpenApiSecurity.AllowLegacySignatureAlgorithms ? ['HMACSHA1'] : [])];
   let algorithm = input.signatureAlgorithm ? normalizeAlgorithm(input.signatureAlgorithm) : undefined;
   if (algorithm === undefined && input.publicKey?.trim()) algorithm = 'RSASHA256';
@@ -182,7 +182,10 @@ export async function updateCredentialStatus(deps: AppDeps, ctx: Ctx, auth: Auth
   const row = await ownedRow(deps, auth, id);
   const now = deps.clock.now();
   if (row.status !== status) {
-    await updateVersioned(deps.db, apiCredentials, row.id, row.version, { status, modifiedTime: now, modifiedBy: actorOf(auth) }, eq(apiCredentials.userId, auth.userId));
+    await deps.db.transaction(async (tx) => {
+      await updateVersioned(tx, apiCredentials, row.id, row.version, { status, modifiedTime: now, modifiedBy: actorOf(auth) }, eq(apiCredentials.userId, auth.userId));
+      await audit(tx, deps, ctx, auth, 'ApiCredentialStatusChanged', row, { status });
+    });
     await announce(deps, ctx, auth, status === 'Enabled' ? 'enabled' : 'disabled', row.appKey);
   }
   return toItem({ ...row, status });

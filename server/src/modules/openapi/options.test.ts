@@ -19,9 +19,12 @@ describe('IsEnabled = false (the default)', () => {
   it('lets Ping and Echo answer anonymously, without an access key', async () => {
     const res = await server.json('/api/openapi/Ping');
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ ok: true, serverTimeUtc: expect.any(String) });
+    expect(res.body.data).toEqual({ ok: true, message: 'OpenAPI 签名校验通过', serverTimeUtc: expect.any(String) });
     const echo = await server.json('/api/openapi/Echo', { method: 'POST', json: { message: 'hi', number: 3 } });
     expect(echo.body.data).toEqual({ message: 'hi', number: 3 });
+    // The body unchanged, unsigned too: names keep their case, nulls and big numbers stay.
+    const verbatim = await server.request('/api/openapi/Echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"Message":"x","n":null,"big":12345678901234567890}' });
+    expect(await verbatim.text()).toContain('"data":{"Message":"x","n":null,"big":12345678901234567890}');
     // Security headers mean nothing then: no identity is taken from them.
     const cred = await issueCredential(server);
     expect((await signedCall(server, cred, ping)).body.data.accessKey).toBeUndefined();

@@ -37,11 +37,11 @@ function expectFailure(res: { status: number; body: any }, status: number, text?
 }
 
 describe('GET /api/openapi/Ping and POST /api/openapi/Echo', () => {
-  it('answers who signed: ok, accessKey, ownerUserId, serverTimeUtc', async () => {
+  it('answers who signed: ok, message, accessKey, ownerUserId, serverTimeUtc', async () => {
     const res = await signedCall(server, cred, ping);
     expect(res.status).toBe(200);
     expect(res.body.isSuccess).toBe(true);
-    expect(res.body.data).toEqual({ ok: true, accessKey: cred.appKey, ownerUserId: String(cred.user.id), serverTimeUtc: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/) });
+    expect(res.body.data).toEqual({ ok: true, message: 'OpenAPI 签名校验通过', accessKey: cred.appKey, ownerUserId: String(cred.user.id), serverTimeUtc: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/) });
   });
 
   it('accepts the signature as lower-case hex, upper-case hex and Base64', async () => {
