@@ -1,69 +1,40 @@
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { and, eq, gte, lt, lte, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import { loginLogs } from '../../../../db/schema/index.js';
 import type { Executor } from '../../infra/db/client.js';
-import { definePagedList, escapeLike, pagedRequest, pagedResponse, type PagedResult } from '../../query/index.js';
-import { defineEnum, zBool, zDateTime, zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
-import { LoginResult as LoginResultValues } from '../auth/login-log.js';
+import { definePagedList, escapeLike, type PagedResult } from '../../query/index.js';
 import { whoCondition, type CallerScope } from '../user/scope.js';
+import { LoginResult, type loginLogItem, type loginLogPageRequest } from './schemas.js';
 
-/** The original's LoginResult numbering, written by name. */
-export const LoginResult = defineEnum('LoginResult', LoginResultValues);
-
-/** The login-log list of LoginLogQuery/LoginLogPage: what a request may filter, sort and search. */
+/**
+ * The login-log list of LoginLogQuery/LoginLogPage: what a request may filter, sort and search,
+ * under the item's names. `result` and `operatingSystem` are the earlier names of `loginResult`
+ * and `os`, kept so that stored filters and sorts of existing clients still work.
+ */
 export const loginLogList = definePagedList({
   fields: {
     basicId: { column: loginLogs.id, type: 'id' },
     userId: { column: loginLogs.userId, type: 'id' },
     userName: { column: loginLogs.userName, type: 'string', keyword: true },
     sessionId: { column: loginLogs.sessionId, type: 'id' },
+    traceId: { column: loginLogs.traceId, type: 'string', keyword: true },
     loginTime: { column: loginLogs.loginTime, type: 'datetime' },
+    createdTime: { column: loginLogs.loginTime, type: 'datetime' },
     loginMethod: { column: loginLogs.loginMethod, type: 'string' },
     loginIp: { column: loginLogs.loginIp, type: 'string', keyword: true },
     loginLocation: { column: loginLogs.loginLocation, type: 'string' },
     browser: { column: loginLogs.browser, type: 'string', keyword: true },
+    os: { column: loginLogs.operatingSystem, type: 'string', keyword: true },
     operatingSystem: { column: loginLogs.operatingSystem, type: 'string', keyword: true },
+    loginResult: { column: loginLogs.result, type: 'enum', enum: LoginResult, stored: 'number' },
     result: { column: loginLogs.result, type: 'enum', enum: LoginResult, stored: 'number' },
     message: { column: loginLogs.message, type: 'string', keyword: true },
     isRiskLogin: { column: loginLogs.isRiskLogin, type: 'boolean' },
   },
   defaultSort: [{ field: 'loginTime', direction: 'Descending' }],
   tieBreaker: loginLogs.id,
-  defaultKeywordFields: ['userName', 'loginIp', 'browser', 'operatingSystem', 'message'],
+  defaultKeywordFields: ['userName', 'loginIp', 'browser', 'os', 'message', 'traceId'],
 });
-
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
-
-export const loginLogPageRequest = pagedRequest({
-  /** Shorthand for conditions.keyword (user name, address, browser, system, message). */
-  keyword: optional(z.string().trim().max(200)),
-  userId: optional(zId()),
-  /** Contains, ignoring case. */
-  userName: optional(z.string().trim().max(254)),
-  result: optional(LoginResult.schema()),
-  isRiskLogin: optional(zBool()),
-  loginIp: optional(z.string().trim().max(64)),
-  /** From (inclusive) and to (exclusive) login times. */
-  startTime: optional(zDateTime()),
-  endTime: optional(zDateTime()),
-});
-
-export const loginLogItem = z.object({
-  basicId: zIdOut(),
-  userId: zIdOut().nullable(),
-  userName: z.string().nullable(),
-  sessionId: zIdOut().nullable(),
-  loginTime: zDateTimeOut(),
-  loginMethod: z.string().nullable(),
-  loginIp: z.string().nullable(),
-  loginLocation: z.string().nullable(),
-  browser: z.string().nullable(),
-  operatingSystem: z.string().nullable(),
-  result: LoginResult.out(),
-  message: z.string().nullable(),
-  isRiskLogin: z.boolean(),
-});
-export const loginLogPageResponse = pagedResponse(loginLogItem);
 
 /**
  * The login log of the caller's context (rows recorded in that tenant, or in the platform state),
@@ -83,9 +54,16 @@ export async function loginLogPage(db: Executor, scope: CallerScope, input: z.in
     who,
     input.userId ? eq(loginLogs.userId, input.userId) : undefined,
     input.userName ? sql`lower(${loginLogs.userName}) like ${`%${escapeLike(input.userName.toLowerCase())}%`}` : undefined,
-    input.result ? eq(loginLogs.result, LoginResult.valueOf(input.result)) : undefined,
+    input.sessionId ? eq(loginLogs.sessionId, input.sessionId) : undefined,
+    input.traceId ? eq(loginLogs.traceId, input.traceId) : undefined,
+    input.loginResult ? eq(loginLogs.result, LoginResult.valueOf(input.loginResult)) : undefined,
     input.isRiskLogin === undefined || input.isRiskLogin === null ? undefined : eq(loginLogs.isRiskLogin, input.isRiskLogin),
     input.loginIp ? eq(loginLogs.loginIp, input.loginIp) : undefined,
+    input.loginTimeStart ? gte(loginLogs.loginTime, input.loginTimeStart) : undefined,
+    input.loginTimeEnd ? lte(loginLogs.loginTime, input.loginTimeEnd) : undefined,
+    // The earlier names are extra conditions with their own meaning (endTime exclusive); a
+    // client sending both spellings gets both.
+    input.result ? eq(loginLogs.result, LoginResult.valueOf(input.result)) : undefined,
     input.startTime ? gte(loginLogs.loginTime, input.startTime) : undefined,
     input.endTime ? lt(loginLogs.loginTime, input.endTime) : undefined,
   );
@@ -97,15 +75,17 @@ export async function loginLogPage(db: Executor, scope: CallerScope, input: z.in
       userId: r.userId === null ? null : String(r.userId),
       userName: r.userName,
       sessionId: r.sessionId === null ? null : String(r.sessionId),
+      traceId: r.traceId,
       loginTime: r.loginTime,
       loginMethod: r.loginMethod,
       loginIp: r.loginIp,
       loginLocation: r.loginLocation,
       browser: r.browser,
-      operatingSystem: r.operatingSystem,
-      result: LoginResult.nameOf(r.result) ?? 'Failed',
+      os: r.operatingSystem,
+      loginResult: LoginResult.nameOf(r.result) ?? 'Failed',
       message: r.message,
       isRiskLogin: r.isRiskLogin,
+      createdTime: r.loginTime,
     })),
   };
 }

@@ -12,7 +12,7 @@ afterAll(() => server.close());
 const deps = () => server.runtime.deps;
 const failLogin = (username: string) => server.json('/api/Auth/Login', { method: 'POST', json: { username, password: 'Wrong#Passw0rd1' } });
 
-type Item = { userId?: string; userName: string; result: string; loginTime: string };
+type Item = { userId?: string; userName: string; loginResult: string; loginTime: string; createdTime: string; os: string | null; traceId: string | null };
 
 describe('LoginLogQuery/LoginLogPage', () => {
   it('pages the login log of the context with filters on user, result, time and keyword', async () => {
@@ -29,15 +29,15 @@ describe('LoginLogQuery/LoginLogPage', () => {
     expect(users).toEqual(new Set([String(admin.id), String(bob.id)]));
     expect(all.items[0].loginTime >= all.items.at(-1).loginTime).toBe(true);
 
-    const failed = (await api.post('/api/LoginLogQuery/LoginLogPage', { userId: String(bob.id), result: 'InvalidCredentials' })).body.data;
+    const failed = (await api.post('/api/LoginLogQuery/LoginLogPage', { userId: String(bob.id), loginResult: 'InvalidCredentials' })).body.data;
     expect(failed.items).toHaveLength(1);
-    expect(failed.items[0]).toMatchObject({ userId: String(bob.id), result: 'InvalidCredentials', isRiskLogin: false });
-    const byNumber = (await api.post('/api/LoginLogQuery/LoginLogPage', { conditions: { filters: [{ field: 'result', operator: 'Equal', value: 0 }, { field: 'userId', operator: 'Equal', value: String(bob.id) }] } })).body.data;
-    expect(byNumber.items.map((i: Item) => i.result)).toEqual(['Success']);
+    expect(failed.items[0]).toMatchObject({ userId: String(bob.id), loginResult: 'InvalidCredentials', isRiskLogin: false });
+    const byNumber = (await api.post('/api/LoginLogQuery/LoginLogPage', { conditions: { filters: [{ field: 'loginResult', operator: 'Equal', value: 0 }, { field: 'userId', operator: 'Equal', value: String(bob.id) }] } })).body.data;
+    expect(byNumber.items.map((i: Item) => i.loginResult)).toEqual(['Success']);
     const byKeyword = (await api.post('/api/LoginLogQuery/LoginLogPage', { keyword: bob.email!.slice(0, 12) })).body.data;
     expect(byKeyword.items.every((i: Item) => i.userId === String(bob.id))).toBe(true);
     expect(byKeyword.items.length).toBeGreaterThanOrEqual(2);
-    const future = (await api.post('/api/LoginLogQuery/LoginLogPage', { startTime: new Date(Date.now() + 3_600_000).toISOString() })).body.data;
+    const future = (await api.post('/api/LoginLogQuery/LoginLogPage', { loginTimeStart: new Date(Date.now() + 3_600_000).toISOString() })).body.data;
     expect(future.items).toEqual([]);
     expect((await api.post('/api/LoginLogQuery/LoginLogPage', { page: { pageSize: 1 } })).body.data.page).toMatchObject({ pageSize: 1, hasNext: true });
   });
@@ -51,7 +51,7 @@ describe('LoginLogQuery/LoginLogPage', () => {
     await loginAs(server, inResearch);
     const plain = await tenantAdmin(server, tenantId, { codes: ['saas:user:read'] });
     expect((await plain.api.post('/api/LoginLogQuery/LoginLogPage', {})).status).toBe(403);
-    const scoped = await tenantAdmin(server, tenantId, { codes: ['saas:login-log:read'], dataScope: 'Dept', departmentId: d.child });
+    const scoped = await tenantAdmin(server, tenantId, { codes: ['saas:login-log:read'], dataScope: 'DepartmentOnly', departmentId: d.child });
     const seen = new Set((await scoped.api.post('/api/LoginLogQuery/LoginLogPage', {})).body.data.items.map((i: Item) => i.userId));
     expect(seen).toEqual(new Set([String(inSales.id), String(scoped.user.id)]));
 

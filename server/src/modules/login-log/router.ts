@@ -1,7 +1,8 @@
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { callerScope } from '../user/scope.js';
-import { loginLogPage, loginLogPageRequest, loginLogPageResponse } from './list.js';
+import { loginLogPage } from './list.js';
+import { loginLogPageRequest, loginLogPageResponse } from './schemas.js';
 
 /** /api/LoginLogQuery: the login log for administrators. */
 export const loginLogQueryRouter = router({
@@ -9,7 +10,7 @@ export const loginLogQueryRouter = router({
     .meta({
       permission: permission('saas:login-log:read'),
       paged: true,
-      summary: 'Paged login log of the caller\'s context: filters on user, result, risk flag, address and time',
+      summary: 'Paged login log of the caller\'s context: filters on user, session, trace, loginResult, risk flag, address and loginTimeStart/loginTimeEnd',
       description: 'Rows recorded in the session\'s context only; rows of users outside the caller\'s data scope (and of super-administrators, for others) are left out.',
     })
     .input(loginLogPageRequest)

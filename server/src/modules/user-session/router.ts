@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zBool, zDateTimeOut, zId, zIdOut, zQueryId } from '../../rpc/wire.js';
 import { permission } from '../authz/permission-catalogue.js';
+import { zDeviceTypeOut } from './device-type.js';
 import { createUserSessionService, SESSION_STATUS_NAMES } from './service.js';
 
 /** /api/UserSessionQuery and /api/UserSession: a user's sessions, for administrators. */
@@ -11,7 +12,8 @@ const userSession = z.object({
   userId: zIdOut(),
   /** The session's context (0: the platform state). */
   tenantId: zIdOut(),
-  deviceType: z.string(),
+  /** The original's DeviceType number (an int field there, not a name). */
+  deviceType: zDeviceTypeOut(),
   deviceName: z.string().nullable(),
   browser: z.string().nullable(),
   operatingSystem: z.string().nullable(),

@@ -8,6 +8,7 @@ import type { AuthContext } from '../auth/session-gate.js';
 import { SessionStatus } from '../auth/session-state.js';
 import { callerScope, type CallerScope } from '../user/scope.js';
 import { requireVisibleUser } from '../user/service.js';
+import { deviceTypeCode } from './device-type.js';
 import { userSessionErrors } from './errors.js';
 
 /**
@@ -62,7 +63,7 @@ export function createUserSessionService(deps: AppDeps) {
           sessionId: String(s.id),
           userId: String(s.userId),
           tenantId: String(s.tenantId),
-          deviceType: s.deviceType,
+          deviceType: deviceTypeCode(s.deviceType, s.operatingSystem),
           deviceName: s.deviceName,
           browser: s.browser,
           operatingSystem: s.operatingSystem,
