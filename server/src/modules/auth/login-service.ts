@@ -70,13 +70,16 @@ export function createLoginService(deps: AppDeps) {
 
   /**
    * Counts a failure atomically (exact under concurrency) and locks the account at the
-   * threshold. A lockout that has run out starts the count again.
+   * threshold. A lockout that has run out starts the count again. While a lockout runs nothing
+   * changes: failures then neither shorten a longer lock an administrator set nor turn it into
+   * one a password reset would lift (a reset lifts only locks whose count reached the threshold).
    */
   async function recordFailure(userId: bigint): Promise<void> {
     const now = clock.now();
     // Instants go in as ISO text with a cast: inside raw SQL no column tells the driver their type.
+    const nowText = now.toISOString();
     const lockUntil = new Date(now.getTime() + auth.LockoutMinutes * 60_000).toISOString();
-    const expired = sql`(${userSecurity.lockoutEndTime} is not null and ${userSecurity.lockoutEndTime} <= ${now.toISOString()}::timestamptz)`;
+    const expired = sql`(${userSecurity.lockoutEndTime} is not null and ${userSecurity.lockoutEndTime} <= ${nowText}::timestamptz)`;
     const next = sql`case when ${expired} then 1 else ${userSecurity.failedLoginAttempts} + 1 end`;
     await db
       .update(userSecurity)
@@ -85,7 +88,7 @@ export function createLoginService(deps: AppDeps) {
         lastFailedLoginTime: now,
         lockoutEndTime: sql`case when ${next} >= ${auth.LockoutThreshold} then ${lockUntil}::timestamptz when ${expired} then null else ${userSecurity.lockoutEndTime} end`,
       })
-      .where(eq(userSecurity.userId, userId));
+      .where(and(eq(userSecurity.userId, userId), sql`(${userSecurity.lockoutEndTime} is null or ${userSecurity.lockoutEndTime} <= ${nowText}::timestamptz)`));
   }
 
   async function fail(result: LoginResultName, message: string, facts: RequestFacts, loginName: string, account?: LoginAccount): Promise<void> {

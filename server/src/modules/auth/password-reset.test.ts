@@ -91,6 +91,26 @@ describe('ConsumePasswordResetToken', () => {
     expect(reuse.body.data).toBe('The reset link is invalid or has expired; request a new one.');
   });
 
+  it("lifts a lockout that failed logins caused, never an administrator's lock", async () => {
+    const later = new Date(Date.now() + 3 * 3_600_000);
+    const reset = async (failedLoginAttempts: number) => {
+      const user = await createTestUser(deps());
+      await deps().db.update(userSecurity).set({ failedLoginAttempts, lockoutEndTime: later }).where(eq(userSecurity.userId, user.id));
+      const token = await resetLink(server, user.email!);
+      expect((await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: NEW_PASSWORD })).status).toBe(200);
+      const [security] = await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, user.id));
+      return { user, security: security!, login: await post(server, '/api/Auth/Login', { username: user.email, password: NEW_PASSWORD }) };
+    };
+    // Five failures locked it: the owner of the mailbox forgot the password and may now log in.
+    const forgot = await reset(5);
+    expect(forgot.security).toMatchObject({ lockoutEndTime: null, failedLoginAttempts: 0 });
+    expect(forgot.login.status).toBe(200);
+    // An administrator locked it (UserSecurity/UserLock leaves the count at 0): the lock stays.
+    const locked = await reset(0);
+    expect(locked.security.lockoutEndTime).toEqual(later);
+    expect(locked.login.status).toBe(400);
+  });
+
   it('refuses a password outside 8-128 characters or the policy without spending the link', async () => {
     const user = await createTestUser(deps());
     const token = await resetLink(server, user.email!);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { auditEntries, passwordHistory, users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
@@ -97,7 +97,9 @@ export function createPasswordReset(deps: AppDeps) {
             mustChangePassword: false,
             securityStamp: stamp,
             failedLoginAttempts: 0,
-            lockoutEndTime: null,
+            // Lifts a lockout that failed logins caused (count at the threshold: the owner of the
+            // mailbox forgot the password), never one an administrator set (count below it).
+            lockoutEndTime: sql`case when ${userSecurity.failedLoginAttempts} >= ${auth.LockoutThreshold} then null else ${userSecurity.lockoutEndTime} end`,
             passwordExpiresTime: auth.PasswordExpiryDays ? new Date(now.getTime() + auth.PasswordExpiryDays * 86_400_000) : null,
           })
           .where(and(eq(userSecurity.userId, user.id), eq(userSecurity.securityStamp, data.stamp)))
