@@ -69,6 +69,27 @@ describe('upgrade engine on PostgreSQL', () => {
     }
   });
 
+  it('lets schemas of a new database upgrade together, though migrations create database-wide objects (pg_trgm)', async () => {
+    // A database of its own, without the extension yet.
+    const fresh = await acquireTestPostgres();
+    const admin = postgres(fresh.url, { max: 1, onnotice: () => {} });
+    const schemas = Array.from({ length: 4 }, () => `m_${Math.random().toString(36).slice(2, 10)}`);
+    try {
+      for (const name of schemas) await admin.unsafe(`CREATE SCHEMA ${name}`);
+      const nodes = await Promise.all(schemas.map((name) => openDatabase({ url: fresh.url, searchPath: name })));
+      try {
+        const results = await Promise.all(nodes.map((db) => runUpgrade(db, { appVersion: '1.0.0', logger })));
+        const tags = (await loadMigrations()).map((m) => m.tag);
+        for (const r of results) expect(r.applied).toEqual(tags);
+      } finally {
+        await Promise.all(nodes.map((n) => n.close()));
+      }
+    } finally {
+      await admin.end();
+      await fresh.release();
+    }
+  });
+
   it('refuses a migration edited after it was applied', async () => {
     const schema = await freshSchema();
     const db = await openDatabase({ url: pg.url, searchPath: schema });

@@ -66,6 +66,13 @@ CREATE TABLE IF NOT EXISTS app_versions (
 
 /** One lock per schema, so separate schemas of one database (test runs) do not wait on each other. */
 const LOCK_KEY = `hashtext('portcullis.upgrade.' || current_schema())`;
+/**
+ * Taken as well while migrations are applied: they may create database-wide objects
+ * (extensions), and two schemas of one new database upgrading at once would otherwise both
+ * create pg_trgm; `IF NOT EXISTS` does not hold under that race (a unique violation in
+ * pg_extension). Schemas that are up to date never take it.
+ */
+const DATABASE_LOCK_KEY = `hashtext('portcullis.upgrade.database')`;
 
 export class MigrationChecksumError extends Error {}
 
@@ -93,6 +100,36 @@ async function inTransaction(session: SqlSession, work: () => Promise<void>): Pr
   }
 }
 
+/** Applies the migrations not yet recorded, in order, each in its own transaction. */
+async function applyPending(session: Awaited<ReturnType<DatabaseHandle['session']>>, migrations: Migration[], applied: Map<string, string>, options: UpgradeOptions): Promise<UpgradeResult> {
+  const result: UpgradeResult = { applied: [], alreadyApplied: [] };
+  let databaseLocked = false;
+  try {
+    for (const migration of migrations) {
+      const checksum = applied.get(migration.tag);
+      if (checksum !== undefined) {
+        // An edited migration that already ran would leave this database unlike a fresh one.
+        if (checksum !== migration.checksum) throw new MigrationChecksumError(`Migration ${migration.tag} changed after it was applied`);
+        result.alreadyApplied.push(migration.tag);
+        continue;
+      }
+      if (!databaseLocked) {
+        await session.query(`SELECT pg_advisory_lock(${DATABASE_LOCK_KEY})`);
+        databaseLocked = true;
+      }
+      options.logger.info('applying migration', { migration: migration.tag });
+      await inTransaction(session, async () => {
+        for (const statement of migration.statements) await session.exec(statement);
+        await session.query('INSERT INTO schema_versions (version, checksum, app_version) VALUES ($1, $2, $3)', [migration.tag, migration.checksum, options.appVersion]);
+      });
+      result.applied.push(migration.tag);
+    }
+  } finally {
+    if (databaseLocked) await session.query(`SELECT pg_advisory_unlock(${DATABASE_LOCK_KEY})`).catch(() => undefined);
+  }
+  return result;
+}
+
 export async function runUpgrade(handle: DatabaseHandle, options: UpgradeOptions): Promise<UpgradeResult> {
   const migrations = options.migrations ?? (await loadMigrations());
   const session = await handle.session();
@@ -102,22 +139,7 @@ export async function runUpgrade(handle: DatabaseHandle, options: UpgradeOptions
       await session.exec(ENGINE_TABLES);
       const rows = await session.query<{ version: string; checksum: string }>('SELECT version, checksum FROM schema_versions');
       const applied = new Map(rows.map((r) => [r.version, r.checksum]));
-      const result: UpgradeResult = { applied: [], alreadyApplied: [] };
-      for (const migration of migrations) {
-        const checksum = applied.get(migration.tag);
-        if (checksum !== undefined) {
-          // An edited migration that already ran would leave this database unlike a fresh one.
-          if (checksum !== migration.checksum) throw new MigrationChecksumError(`Migration ${migration.tag} changed after it was applied`);
-          result.alreadyApplied.push(migration.tag);
-          continue;
-        }
-        options.logger.info('applying migration', { migration: migration.tag });
-        await inTransaction(session, async () => {
-          for (const statement of migration.statements) await session.exec(statement);
-          await session.query('INSERT INTO schema_versions (version, checksum, app_version) VALUES ($1, $2, $3)', [migration.tag, migration.checksum, options.appVersion]);
-        });
-        result.applied.push(migration.tag);
-      }
+      const result = await applyPending(session, migrations, applied, options);
       await options.afterMigrations?.();
       await session.query(
         `INSERT INTO app_versions (app_version) VALUES ($1)
