@@ -50,6 +50,16 @@ describe('loadConfig', () => {
   });
 });
 
+describe('OpenApiSecurity algorithms', () => {
+  it('reads header spellings and refuses a default no unpinned credential could use, at start-up', () => {
+    expect(loadConfig({ OpenApiSecurity__DefaultSignatureAlgorithm: 'hmac-sha512', OpenApiSecurity__DefaultContentSignatureAlgorithm: 'sha_512' }).OpenApiSecurity).toMatchObject({ DefaultSignatureAlgorithm: 'HMACSHA512', DefaultContentSignatureAlgorithm: 'SHA512' });
+    for (const algorithm of ['SM2', 'RSASHA256']) expect(() => loadConfig({ OpenApiSecurity__DefaultSignatureAlgorithm: algorithm })).toThrow(/needs a public key/);
+    expect(() => loadConfig({ OpenApiSecurity__DefaultSignatureAlgorithm: 'HMACSHA1' })).toThrow(/AllowLegacySignatureAlgorithms/);
+    expect(() => loadConfig({ OpenApiSecurity__DefaultContentSignatureAlgorithm: 'MD5' })).toThrow(/AllowLegacySignatureAlgorithms/);
+    expect(loadConfig({ OpenApiSecurity__DefaultSignatureAlgorithm: 'HMACSHA1', OpenApiSecurity__AllowLegacySignatureAlgorithms: 'true' }).OpenApiSecurity.DefaultSignatureAlgorithm).toBe('HMACSHA1');
+  });
+});
+
 describe('JWT secret', () => {
   it('judges secrets', () => {
     expect(secretWeakness(undefined)).toBe('missing');

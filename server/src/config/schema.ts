@@ -76,6 +76,8 @@ export type Culture = (typeof SUPPORTED_CULTURES)[number];
 
 // Every key has a default, so an absent section parses as {} and takes them all.
 const section = <T extends z.ZodRawShape>(shape: T) => z.object(shape).prefault({} as never);
+/** An algorithm name as the signed-call headers accept it: upper case, without dashes or underscores. */
+const algorithmName = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase().replace(/[-_]/g, '') : v);
 
 export const configSchema = z.object({
   App: section({
@@ -219,7 +221,8 @@ export const configSchema = z.object({
       )
       .default({}),
   }),
-  OpenApiSecurity: section({
+  OpenApiSecurity: z
+    .object({
     IsEnabled: bool(false),
     ProtectedPathPrefixes: stringList(['/api']),
     IgnoredPathPrefixes: stringList(['/openapi', '/swagger', '/health', '/connect']),
@@ -228,13 +231,27 @@ export const configSchema = z.object({
     EnableReplayProtection: bool(true),
     TimestampToleranceSeconds: int(300, 1),
     NonceExpireSeconds: int(300, 1),
-    DefaultSignatureAlgorithm: z.enum(['HMACSHA256', 'HMACSHA512', 'RSASHA256', 'SM2', 'HMACSHA1']).default('HMACSHA256'),
-    DefaultContentSignatureAlgorithm: z.enum(['SHA256', 'SHA512', 'MD5']).default('SHA256'),
+    // Spelled as in the headers too (HMAC-SHA256, hmac_sha512): case, dashes and underscores do not matter.
+    DefaultSignatureAlgorithm: z.preprocess(algorithmName, z.enum(['HMACSHA256', 'HMACSHA512', 'RSASHA256', 'SM2', 'HMACSHA1'])).default('HMACSHA256'),
+    DefaultContentSignatureAlgorithm: z.preprocess(algorithmName, z.enum(['SHA256', 'SHA512', 'MD5'])).default('SHA256'),
     AllowLegacySignatureAlgorithms: bool(false),
     MaxRequestBodySize: int(2 * 1024 * 1024, 1),
     /** Encrypt the answer to an encrypted request even without X-Encrypt-Response (the original's deployed setting). */
     EncryptResponseByDefaultWhenRequestEncrypted: bool(false),
-  }),
+  })
+    // A default that no unpinned credential could use would refuse every signed call at run time.
+    .superRefine((o, ctx) => {
+      if (o.DefaultSignatureAlgorithm === 'RSASHA256' || o.DefaultSignatureAlgorithm === 'SM2') {
+        ctx.addIssue({ code: 'custom', path: ['DefaultSignatureAlgorithm'], message: `${o.DefaultSignatureAlgorithm} needs a public key registered on each credential; it cannot be the default` });
+      }
+      if (o.DefaultSignatureAlgorithm === 'HMACSHA1' && !o.AllowLegacySignatureAlgorithms) {
+        ctx.addIssue({ code: 'custom', path: ['DefaultSignatureAlgorithm'], message: 'HMACSHA1 needs AllowLegacySignatureAlgorithms' });
+      }
+      if (o.DefaultContentSignatureAlgorithm === 'MD5' && !o.AllowLegacySignatureAlgorithms) {
+        ctx.addIssue({ code: 'custom', path: ['DefaultContentSignatureAlgorithm'], message: 'MD5 needs AllowLegacySignatureAlgorithms' });
+      }
+    })
+    .prefault({} as never),
   Security: section({
     /**
      * Keys that encrypt API credential secrets at rest (AES-256-GCM): key id -> 32 random bytes

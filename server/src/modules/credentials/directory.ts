@@ -1,3 +1,4 @@
+import { parseSm2PublicKey, type Sm2PublicKey } from '../openapi/sm2.js';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { apiCredentials, users } from '../../../../db/schema/index.js';
@@ -24,6 +25,8 @@ export interface CredentialEntry {
   /** The algorithm the credential is pinned to (normalized), or null for the configured default. */
   signatureAlgorithm: string | null;
   publicKey: KeyObject | undefined;
+  /** The SM2 public key of a credential pinned to SM2. */
+  sm2Key: Sm2PublicKey | undefined;
 }
 
 export interface CredentialDirectory {
@@ -93,7 +96,12 @@ export function createCredentialDirectory(deps: CredentialDirectoryDeps): Creden
     // Never the secret or its ciphertext: only that it did not open.
     if (!secret) deps.logger.error('api credential secret does not decrypt (key missing or data altered)', { credentialId: String(c.id), keyId: c.secretKeyId });
     let publicKey: KeyObject | undefined;
-    if (c.publicKey) {
+    let sm2Key: Sm2PublicKey | undefined;
+    const algorithm = c.signatureAlgorithm ? normalizeAlgorithm(c.signatureAlgorithm) : null;
+    if (c.publicKey && algorithm === 'SM2') {
+      sm2Key = parseSm2PublicKey(c.publicKey);
+      if (!sm2Key) deps.logger.warn('api credential SM2 public key does not parse', { credentialId: String(c.id) });
+    } else if (c.publicKey) {
       try {
         publicKey = createPublicKey(c.publicKey);
       } catch {
@@ -108,8 +116,9 @@ export function createCredentialDirectory(deps: CredentialDirectoryDeps): Creden
       secret,
       expiresMs: c.expirationTime?.getTime() ?? null,
       allowList: parseAllowList(c.ipWhitelist),
-      signatureAlgorithm: c.signatureAlgorithm ? normalizeAlgorithm(c.signatureAlgorithm) : null,
+      signatureAlgorithm: algorithm,
       publicKey,
+      sm2Key,
     };
   }
 

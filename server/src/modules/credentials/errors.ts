@@ -22,6 +22,10 @@ export const credentialErrors = defineErrors('apiCredential', {
     status: 400,
     text: { 'zh-CN': '不支持的签名算法：{algorithm}；可选：{allowed}。', 'zh-TW': '不支援的簽章演算法：{algorithm}；可選：{allowed}。', 'en-US': 'Unsupported signature algorithm {algorithm}; allowed: {allowed}.', 'ja-JP': 'サポートされていない署名アルゴリズム {algorithm} です。使用可能: {allowed}。', 'ko-KR': '지원하지 않는 서명 알고리즘 {algorithm}입니다. 허용: {allowed}.', 'de-DE': 'Nicht unterstützter Signaturalgorithmus {algorithm}; erlaubt: {allowed}.', 'hi-IN': 'असमर्थित हस्ताक्षर एल्गोरिद्म {algorithm}; अनुमत: {allowed}।' },
   },
+  SM2_PUBLIC_KEY_INVALID: {
+    status: 400,
+    text: { 'zh-CN': 'SM2 需要 SM2 曲线上的公钥：未压缩的十六进制（04 + x + y）或 PEM 格式。', 'zh-TW': 'SM2 需要 SM2 曲線上的公鑰：未壓縮的十六進位（04 + x + y）或 PEM 格式。', 'en-US': 'SM2 needs a public key on the SM2 curve: uncompressed hex (04 + x + y) or PEM.', 'ja-JP': 'SM2 には SM2 曲線上の公開鍵（非圧縮の 16 進数 04 + x + y、または PEM）が必要です。', 'ko-KR': 'SM2에는 SM2 곡선의 공개 키(비압축 16진수 04 + x + y 또는 PEM)가 필요합니다.', 'de-DE': 'SM2 benötigt einen öffentlichen Schlüssel auf der SM2-Kurve: unkomprimiertes Hex (04 + x + y) oder PEM.', 'hi-IN': 'SM2 के लिए SM2 वक्र पर सार्वजनिक कुंजी चाहिए: असंपीड़ित हेक्स (04 + x + y) या PEM।' },
+  },
   PUBLIC_KEY_INVALID: {
     status: 400,
     text: { 'zh-CN': 'RSASHA256 需要 PEM 格式、至少 2048 位的 RSA 公钥（且仅用于 RSASHA256）。', 'zh-TW': 'RSASHA256 需要 PEM 格式、至少 2048 位元的 RSA 公鑰（且僅用於 RSASHA256）。', 'en-US': 'RSASHA256 needs an RSA public key in PEM form of at least 2048 bits (and a public key is for RSASHA256 only).', 'ja-JP': 'RSASHA256 には 2048 ビット以上の PEM 形式の RSA 公開鍵が必要です（公開鍵は RSASHA256 専用です）。', 'ko-KR': 'RSASHA256에는 PEM 형식의 2048비트 이상 RSA 공개 키가 필요합니다(공개 키는 RSASHA256 전용입니다).', 'de-DE': 'RSASHA256 benötigt einen öffentlichen RSA-Schlüssel im PEM-Format mit mindestens 2048 Bit (und ein öffentlicher Schlüssel ist nur für RSASHA256).', 'hi-IN': 'RSASHA256 के लिए कम से कम 2048 बिट की PEM रूप में RSA सार्वजनिक कुंजी चाहिए (और सार्वजनिक कुंजी केवल RSASHA256 के लिए है)।' },

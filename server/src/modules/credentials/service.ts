@@ -1,3 +1,4 @@
+import { parseSm2PublicKey } from '../openapi/sm2.js';
 import { createPublicKey, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -95,7 +96,7 @@ async function ownedRow(deps: AppDeps, auth: AuthContext, id: bigint) {
 
 /** The algorithm, public key and allow-list a new credential may be pinned to. */
 function signingOptions(deps: AppDeps, input: Partial<NonNullable<CreateInput>>) {
-  const allowed = ['HMACSHA256', 'HMACSHA512', 'RSASHA256', ...(deps.config.OpenApiSecurity.AllowLegacySignatureAlgorithms ? ['HMACSHA1'] : [])];
+  const allowed = ['HMACSHA256', 'HMACSHA512', 'RSASHA256', 'SM2', ...(deps.config.OpenApiSecurity.AllowLegacySignatureAlgorithms ? ['HMACSHA1'] : [])];
   let algorithm = input.signatureAlgorithm ? normalizeAlgorithm(input.signatureAlgorithm) : undefined;
   if (algorithm === undefined && input.publicKey?.trim()) algorithm = 'RSASHA256';
   if (algorithm !== undefined && !allowed.includes(algorithm)) {
@@ -110,6 +111,10 @@ function signingOptions(deps: AppDeps, input: Partial<NonNullable<CreateInput>>)
     } catch {
       throw appError(credentialErrors.PUBLIC_KEY_INVALID);
     }
+  } else if (algorithm === 'SM2') {
+    // Kept as given (uncompressed hex or PEM); the same parser reads it back (credentials/directory.ts).
+    if (!input.publicKey || !parseSm2PublicKey(input.publicKey)) throw appError(credentialErrors.SM2_PUBLIC_KEY_INVALID);
+    publicKey = input.publicKey.trim();
   } else if (input.publicKey?.trim()) {
     throw appError(credentialErrors.PUBLIC_KEY_INVALID);
   }

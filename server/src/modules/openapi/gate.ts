@@ -12,6 +12,7 @@ import {
   canonicalQuery, contentSign, escapeUriComponent, hmac, matchesDigest, normalizeAlgorithm, sameText, stringToSign, verifyRsa,
   type ContentAlgorithm, type SignAlgorithm,
 } from './signature.js';
+import { verifySm2 } from './sm2.js';
 import type { SignedRequest } from './types.js';
 
 type ApiHandler = (c: Context<HonoEnv>, signed?: SignedRequest) => Promise<Response>;
@@ -34,7 +35,7 @@ export interface OpenApiGate {
 
 const NONCE = /^[\x21-\x7e]{1,128}$/;
 const TIMESTAMP = /^\d{1,15}$/;
-const SIGN_ALGORITHMS = new Set<string>(['HMACSHA256', 'HMACSHA512', 'HMACSHA1', 'RSASHA256']);
+const SIGN_ALGORITHMS = new Set<string>(['HMACSHA256', 'HMACSHA512', 'HMACSHA1', 'RSASHA256', 'SM2']);
 const CONTENT_ALGORITHMS = new Set<string>(['SHA256', 'SHA512', 'MD5']);
 const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
 const EMPTY = new Uint8Array(0);
@@ -98,7 +99,7 @@ export function createOpenApiGate(deps: AppDeps): OpenApiGate {
       throw appError(openApiErrors.UNSUPPORTED_SIGN_ALGORITHM, { params: { algorithm: requested } });
     }
     const algorithm = entry.signatureAlgorithm ?? asked ?? defaultSign;
-    const usable = SIGN_ALGORITHMS.has(algorithm) && (algorithm !== 'HMACSHA1' || legacy) && (algorithm !== 'RSASHA256' || entry.publicKey);
+    const usable = SIGN_ALGORITHMS.has(algorithm) && (algorithm !== 'HMACSHA1' || legacy) && (algorithm !== 'RSASHA256' || entry.publicKey) && (algorithm !== 'SM2' || entry.sm2Key);
     if (!usable) throw appError(openApiErrors.UNSUPPORTED_SIGN_ALGORITHM, { params: { algorithm: requested ?? algorithm } });
     return algorithm as SignAlgorithm;
   }
@@ -113,6 +114,7 @@ export function createOpenApiGate(deps: AppDeps): OpenApiGate {
 
   function signatureMatches(algorithm: SignAlgorithm, entry: CredentialEntry, text: string, presented: string): boolean {
     if (algorithm === 'RSASHA256') return verifyRsa(entry.publicKey!, text, presented);
+    if (algorithm === 'SM2') return verifySm2(entry.sm2Key!, text, presented);
     return matchesDigest(presented, hmac(algorithm, entry.secret!, text));
   }
 

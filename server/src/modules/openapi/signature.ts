@@ -9,10 +9,10 @@ import { createHash, createHmac, timingSafeEqual, verify, type KeyObject } from 
  *   X-Signature  = HMAC of stringToSign keyed by the secret's UTF-8 bytes, hex (any case) or Base64
  */
 
-export type SignAlgorithm = 'HMACSHA256' | 'HMACSHA512' | 'HMACSHA1' | 'RSASHA256';
+export type SignAlgorithm = 'HMACSHA256' | 'HMACSHA512' | 'HMACSHA1' | 'RSASHA256' | 'SM2';
 export type ContentAlgorithm = 'SHA256' | 'SHA512' | 'MD5';
 
-const HMAC_HASH: Record<Exclude<SignAlgorithm, 'RSASHA256'>, string> = { HMACSHA256: 'sha256', HMACSHA512: 'sha512', HMACSHA1: 'sha1' };
+const HMAC_HASH: Record<Exclude<SignAlgorithm, 'RSASHA256' | 'SM2'>, string> = { HMACSHA256: 'sha256', HMACSHA512: 'sha512', HMACSHA1: 'sha1' };
 const CONTENT_HASH: Record<ContentAlgorithm, string> = { SHA256: 'sha256', SHA512: 'sha512', MD5: 'md5' };
 
 /** Algorithm names compare without case, dashes, underscores or spaces (`HMAC-SHA256` = `hmacsha256`). */
@@ -80,7 +80,7 @@ export function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function hmac(algorithm: Exclude<SignAlgorithm, 'RSASHA256'>, secret: Uint8Array, text: string): Buffer {
+export function hmac(algorithm: Exclude<SignAlgorithm, 'RSASHA256' | 'SM2'>, secret: Uint8Array, text: string): Buffer {
   return createHmac(HMAC_HASH[algorithm], secret).update(text, 'utf8').digest();
 }
 

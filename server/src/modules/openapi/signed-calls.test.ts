@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCredentials, users } from '../../../../db/schema/index.js';
 import { bearer } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
+import { sm2 } from 'sm-crypto';
 import { referenceSign } from './reference-signer.js';
 import { issueCredential, nowSeconds, signedCall, startSignedServer, type IssuedCredential } from './test-kit.js';
 
@@ -111,6 +112,27 @@ describe('GET /api/openapi/Ping and POST /api/openapi/Echo', () => {
     expectFailure(await signedCall(server, rsa, { ...ping, headers: { 'X-Sign-Algorithm': 'HMACSHA256' } }), 400);
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
     expectFailure(await signedCall(server, rsa, { ...ping, rsaPrivateKey: other.privateKey }), 401);
+  });
+
+  it('verifies SM2 (signed by sm-crypto) with the SM2 public key registered on the credential', async () => {
+    const keys = sm2.generateKeyPairHex();
+    const cn = await issueCredential(server, { signatureAlgorithm: 'SM2', publicKey: keys.publicKey });
+    const call = async (privateKey: string, extra: Record<string, string> = {}) => {
+      const signed = referenceSign(cn, { method: 'POST', path: '/api/openapi/Echo', query: [['q', 'a b']], body: '{"n":1}' });
+      const headers = { ...signed.headers, ...extra, 'X-Signature': sm2.doSignature(signed.stringToSign, privateKey, { hash: true }), 'content-type': 'application/json', ...en };
+      const res = await server.request(signed.url, { method: 'POST', headers, body: '{"n":1}' });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const ok = await call(keys.privateKey);
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toEqual({ n: 1 });
+    expect((await call(keys.privateKey, { 'X-Sign-Algorithm': 'sm2' })).status).toBe(200);
+    expectFailure(await call(sm2.generateKeyPairHex().privateKey), 401, 'The request signature is invalid.');
+    // A key that is not on the SM2 curve is refused when the credential is made.
+    const { accessToken } = cn;
+    const bad = await server.json('/api/Profile/ApiCredential', { method: 'POST', headers: { ...bearer(accessToken), ...en }, json: { signatureAlgorithm: 'SM2', publicKey: `04${'1'.repeat(128)}` } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data).toMatch(/SM2 curve/);
   });
 });
 
