@@ -566,6 +566,16 @@ export const routes = {
     "path": "/api/UserSecurity/ResetUserTwoFactor",
     "binding": "body"
   },
+  "UserSecurityAppService.UpdateUserLockAsync": {
+    "method": "PUT",
+    "path": "/api/UserSecurity/UserLock",
+    "binding": "body"
+  },
+  "UserSecurityAppService.UpdateUserLoginPolicyAsync": {
+    "method": "PUT",
+    "path": "/api/UserSecurity/UserLoginPolicy",
+    "binding": "body"
+  },
   "UserSessionAppService.RevokeUserSessionAsync": {
     "method": "POST",
     "path": "/api/UserSession/RevokeUserSession",

@@ -10,7 +10,8 @@ export const departments = pgTable(
     parentId: id(),
     departmentName: varchar({ length: 128 }).notNull(),
     departmentCode: varchar({ length: 64 }),
-    departmentType: varchar({ length: 32 }),
+    /** A DepartmentType member name (the original's: Corporation … Subsidiary, Other). */
+    departmentType: varchar({ length: 32 }).notNull().default('Department'),
     leaderId: id(),
     phone: varchar({ length: 32 }),
     email: varchar({ length: 254 }),

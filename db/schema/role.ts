@@ -5,7 +5,8 @@ import { permissions } from './permission.js';
 
 /**
  * A unit of permission assignment. TenantId 0 roles are global (the super-administrator role).
- * DataScope: All | DeptAndBelow | Dept | Self | Custom. Status: Enabled | Disabled.
+ * Stored by the original's member names: RoleType System | Business | Custom; DataScope SelfOnly |
+ * DepartmentOnly | DepartmentAndChildren | All | Custom. Status: Enabled | Disabled.
  */
 export const roles = pgTable(
   'roles',
@@ -16,7 +17,7 @@ export const roles = pgTable(
     roleName: varchar({ length: 128 }).notNull(),
     roleDescription: text(),
     roleType: varchar({ length: 16 }).notNull().default('Custom'),
-    dataScope: varchar({ length: 16 }).notNull().default('Self'),
+    dataScope: varchar({ length: 32 }).notNull().default('SelfOnly'),
     /** Most members; 0 = unlimited. */
     maxMembers: integer().notNull().default(0),
     status: varchar({ length: 16 }).notNull().default('Enabled'),

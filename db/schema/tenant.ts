@@ -17,7 +17,8 @@ export const editions = pgTable('editions', {
 
 /**
  * A tenant. Id 0 is the platform context (platform accounts and the operations state).
- * Status: Normal | Suspended | Disabled. ConfigStatus: Pending | Configured.
+ * Status: Normal | Suspended | Expired | Disabled. ConfigStatus: Pending | Configuring | Configured |
+ * Failed | Disabled (only Normal and Configured tenants can be entered).
  */
 export const tenants = pgTable(
   'tenants',
@@ -48,7 +49,8 @@ export const tenants = pgTable(
 
 /**
  * Membership of a user in a tenant, with its validity period.
- * MemberType: Owner | Admin | Member. Status: Active | Disabled. InviteStatus: Accepted | Pending.
+ * MemberType: Owner | Admin | Member | External | Guest | Consultant | PlatformAdmin. Status: Active |
+ * Disabled. InviteStatus: Pending | Accepted | Rejected | Revoked | Expired (only Accepted admits).
  */
 export const tenantMemberships = pgTable(
   'tenant_memberships',

@@ -30,8 +30,8 @@ export const users = pgTable(
     /** E-mail or phone verified; an inactive user cannot log in. */
     isActive: boolean().notNull().default(true),
     isSystemAccount: boolean().notNull().default(false),
-    /** Overrides the data scope of the user's roles when set (All | DeptAndBelow | Dept | Self | Custom). */
-    dataScopeOverride: varchar({ length: 16 }),
+    /** Overrides the data scope of the user's roles when set (SelfOnly | DepartmentOnly | DepartmentAndChildren | All | Custom). */
+    dataScopeOverride: varchar({ length: 32 }),
     lastLoginTime: instant(),
     lastLoginIp: varchar({ length: 64 }),
     lastUserNameChangeTime: instant(),

@@ -114,13 +114,13 @@ describe('authorization snapshot', () => {
     const custom = await makeRole(tenantId, 'custom', [], { dataScope: 'Custom' });
     await runtime.deps.db.insert(roleDataScopeDepartments).values([{ roleId: custom, departmentId: 11n }, { roleId: custom, departmentId: 7n }]);
     await assign(user, custom, tenantId);
-    await assign(user, await makeRole(tenantId, 'dept', [], { dataScope: 'Dept' }), tenantId);
+    await assign(user, await makeRole(tenantId, 'dept', [], { dataScope: 'DepartmentOnly' }), tenantId);
     const snap = await runtime.deps.authz.get(user, tenantId);
-    expect(snap.dataScopes).toEqual(['Custom', 'Dept']);
+    expect(snap.dataScopes).toEqual(['Custom', 'DepartmentOnly']);
     expect(snap.customDepartmentIds).toEqual(['11', '7']);
-    await runtime.deps.db.update(users).set({ dataScopeOverride: 'Self' }).where(eq(users.id, user));
+    await runtime.deps.db.update(users).set({ dataScopeOverride: 'SelfOnly' }).where(eq(users.id, user));
     await runtime.deps.authz.invalidateUser(user);
-    expect((await runtime.deps.authz.get(user, tenantId)).dataScopes).toEqual(['Self']);
+    expect((await runtime.deps.authz.get(user, tenantId)).dataScopes).toEqual(['SelfOnly']);
   });
 
   it('applies a grant or a revocation at once on the node that wrote, after invalidation', async () => {

@@ -33,7 +33,8 @@ export function createAuthorizationService(deps: { db: Database; store: Ephemera
 
   async function loadShared(userId: bigint, tenantId: bigint, tags: string[]): Promise<AuthorizationSnapshot> {
     const gens = await Promise.all(['*', ...tags].map((tag) => cache.generation(tag)));
-    const key = `authz:snap:${tenantId}:${userId}:${gens.join('.')}`;
+    // v2: data scopes took the original's names; snapshots stored under the old names are not read.
+    const key = `authz:snap2:${tenantId}:${userId}:${gens.join('.')}`;
     const cached = await store.get(key);
     if (cached) return JSON.parse(cached) as AuthorizationSnapshot;
     const snapshot = await buildSnapshot(db, userId, tenantId, clock.now());

@@ -3,8 +3,8 @@ import { editions, permissions, roleDataScopeDepartments, roleInheritances, role
 import type { Executor } from '../../infra/db/client.js';
 import { SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from './permission-catalogue.js';
 
-/** How much data a user may see in lists, widest first. */
-export const DATA_SCOPES = ['All', 'Custom', 'DeptAndBelow', 'Dept', 'Self'] as const;
+/** How much data a user may see in lists, widest first (the original's DataPermissionScope names). */
+export const DATA_SCOPES = ['All', 'Custom', 'DepartmentAndChildren', 'DepartmentOnly', 'SelfOnly'] as const;
 export type DataScope = (typeof DATA_SCOPES)[number];
 
 /**
@@ -92,7 +92,7 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
   const scopes = new Set<DataScope>(
     user?.override && (DATA_SCOPES as readonly string[]).includes(user.override)
       ? [user.override as DataScope]
-      : roleRows.map((r) => ((DATA_SCOPES as readonly string[]).includes(r.dataScope) ? (r.dataScope as DataScope) : 'Self')),
+      : roleRows.map((r) => ((DATA_SCOPES as readonly string[]).includes(r.dataScope) ? (r.dataScope as DataScope) : 'SelfOnly')),
   );
   if (isSuperAdmin) scopes.add('All');
   const customRoles = roleRows.filter((r) => r.dataScope === 'Custom').map((r) => r.id);
@@ -126,6 +126,6 @@ export function allows(snapshot: AuthorizationSnapshot, code: string): boolean {
 
 /** The widest data scope, for lists that need a single answer. */
 export function widestScope(snapshot: AuthorizationSnapshot): DataScope {
-  return snapshot.dataScopes[0] ?? 'Self';
+  return snapshot.dataScopes[0] ?? 'SelfOnly';
 }
 

@@ -1,6 +1,7 @@
 import { departments } from '../../../../db/schema/department.js';
 import { definePagedList } from '../../query/index.js';
 import { EnableStatus } from '../permission/admin-scope.js';
+import { DepartmentType } from './enums.js';
 
 /** The departments list of DepartmentQuery/DepartmentPage. */
 export const departmentList = definePagedList({
@@ -9,7 +10,7 @@ export const departmentList = definePagedList({
     parentId: { column: departments.parentId, type: 'id' },
     departmentName: { column: departments.departmentName, type: 'string', keyword: true },
     departmentCode: { column: departments.departmentCode, type: 'string', keyword: true },
-    departmentType: { column: departments.departmentType, type: 'string' },
+    departmentType: { column: departments.departmentType, type: 'enum', enum: DepartmentType },
     leaderId: { column: departments.leaderId, type: 'id' },
     status: { column: departments.status, type: 'enum', enum: EnableStatus },
     sort: { column: departments.sort, type: 'integer' },

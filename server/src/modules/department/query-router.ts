@@ -13,8 +13,8 @@ export const departmentQueryRouter = router({
     .input(departmentPageInput)
     .output(departmentPage)
     .mutation(async ({ ctx, input }) => {
-      const { keyword, status, parentId, ...request } = input;
-      return departmentPageOf(ctx.deps, ctx.auth.tenantId, withKeyword(request, keyword), { status, parentId }, await canOf(ctx));
+      const { keyword, status, departmentType, parentId, ...request } = input;
+      return departmentPageOf(ctx.deps, ctx.auth.tenantId, withKeyword(request, keyword), { status, departmentType, parentId }, await canOf(ctx));
     }),
 
   GetDepartmentDetailAsync: authedProcedure

@@ -9,6 +9,7 @@ import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { EnableStatus, idOrNull, idOut, nameIn, requireContextUser, type AuthedContext } from '../permission/admin-scope.js';
 import { departmentList } from './department-list.js';
+import { DepartmentType } from './enums.js';
 import { createDepartmentInput, departmentDetail, departmentStatusInput, updateDepartmentInput, type DepartmentItem, type DepartmentTreeNode } from './schemas.js';
 import { createDepartmentService, type DepartmentService } from './service.js';
 import type { Department, DepartmentNode } from './types.js';
@@ -27,7 +28,7 @@ export function toDepartmentItem(d: Department): DepartmentItem {
     parentId: idOrNull(d.parentId),
     departmentName: d.departmentName,
     departmentCode: d.departmentCode,
-    departmentType: d.departmentType,
+    departmentType: nameIn(DepartmentType, d.departmentType, 'Other'),
     leaderId: idOrNull(d.leaderId),
     phone: d.phone,
     email: d.email,
@@ -117,13 +118,14 @@ export const departmentRouter = router({
 });
 
 /** The paged list of DepartmentQuery/DepartmentPage. */
-export async function departmentPageOf(deps: AppDeps, tenantId: bigint, request: PagedRequest, filters: { status?: string | null; parentId?: bigint | null }, can: (code: string) => boolean) {
+export async function departmentPageOf(deps: AppDeps, tenantId: bigint, request: PagedRequest, filters: { status?: string | null; departmentType?: string | null; parentId?: bigint | null }, can: (code: string) => boolean) {
   const result = await departmentList.run(deps.db, {
     request,
     base: and(
       eq(departments.tenantId, tenantId),
       eq(departments.isDeleted, false),
       filters.status ? eq(departments.status, filters.status) : undefined,
+      filters.departmentType ? eq(departments.departmentType, filters.departmentType) : undefined,
       filters.parentId ? eq(departments.parentId, filters.parentId) : undefined,
     ),
     can,

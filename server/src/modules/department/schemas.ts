@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
 import { zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
 import { EnableStatus, zKeyword } from '../permission/admin-scope.js';
+import { DepartmentType } from './enums.js';
 
 /** Request and response shapes of /api/Department and /api/DepartmentQuery (the original's names). */
 
 const fields = {
   departmentCode: z.string().trim().max(64).nullish(),
-  departmentType: z.string().trim().max(32).nullish(),
+  /** Absent: Department on create, unchanged on update. */
+  departmentType: DepartmentType.schema().optional(),
   leaderId: zId().nullish(),
   phone: z.string().trim().max(32).nullish(),
   email: z.string().trim().max(254).nullish(),
@@ -47,7 +49,7 @@ const departmentShape = {
   parentId: zIdOut().nullable().optional(),
   departmentName: z.string(),
   departmentCode: z.string().nullable().optional(),
-  departmentType: z.string().nullable().optional(),
+  departmentType: DepartmentType.out(),
   leaderId: zIdOut().nullable().optional(),
   phone: z.string().nullable().optional(),
   email: z.string().nullable().optional(),
@@ -81,6 +83,7 @@ export const departmentTreeNode: z.ZodType<DepartmentTreeNode> = z.lazy(() => z.
 export const departmentPageInput = pagedRequest({
   keyword: zKeyword(),
   status: EnableStatus.schema().nullish(),
+  departmentType: DepartmentType.schema().nullish(),
   /** Only the direct children of this department. */
   parentId: zId().nullish(),
 });

@@ -25,7 +25,8 @@ export interface DepartmentServiceDeps {
  */
 export interface DepartmentFields {
   departmentCode?: string | null;
-  departmentType?: string | null;
+  /** A DepartmentType name (the column has a default and no null). */
+  departmentType?: string;
   leaderId?: bigint | null;
   phone?: string | null;
   email?: string | null;

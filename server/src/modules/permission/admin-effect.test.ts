@@ -79,11 +79,11 @@ describe('changes apply on the next request, without a new login', () => {
   it('role data scope', async () => {
     const { role, user } = await holder();
     const dept = (await admin.post('/api/Department/Department', { departmentName: `Scope ${deps().ids.next()}` })).body.data.basicId;
-    expect((await deps().authz.get(user.id, tenantId)).dataScopes).toEqual(['Self']);
+    expect((await deps().authz.get(user.id, tenantId)).dataScopes).toEqual(['SelfOnly']);
     await admin.put('/api/Role/RoleDataScope', { roleId: role, dataScope: 'Custom', departmentIds: [dept] });
     expect(await deps().authz.get(user.id, tenantId)).toMatchObject({ dataScopes: ['Custom'], customDepartmentIds: [dept] });
-    await admin.put('/api/Role/RoleDataScope', { roleId: role, dataScope: 'DeptAndBelow' });
-    expect(await deps().authz.get(user.id, tenantId)).toMatchObject({ dataScopes: ['DeptAndBelow'], customDepartmentIds: [] });
+    await admin.put('/api/Role/RoleDataScope', { roleId: role, dataScope: 'DepartmentAndChildren' });
+    expect(await deps().authz.get(user.id, tenantId)).toMatchObject({ dataScopes: ['DepartmentAndChildren'], customDepartmentIds: [] });
   });
 
   it("the tenant's edition whitelist", async () => {

@@ -29,20 +29,21 @@ const createRole = async (body: Record<string, unknown> = {}) => {
 
 describe('roles', () => {
   it('creates, reads, lists, updates with optimistic versions, and refuses duplicates and the reserved code', async () => {
-    const created = await createRole({ roleName: 'Auditors', roleDescription: 'Reads everything', dataScope: 'Dept', sort: 5, maxMembers: 3 });
-    expect(created).toMatchObject({ roleName: 'Auditors', roleType: 'Custom', dataScope: 'Dept', status: 'Enabled', isSystem: false, sort: 5, maxMembers: 3, version: 0 });
+    const created = await createRole({ roleName: 'Auditors', roleDescription: 'Reads everything', dataScope: 'DepartmentOnly', sort: 5, maxMembers: 3 });
+    expect(created).toMatchObject({ roleName: 'Auditors', roleType: 'Custom', dataScope: 'DepartmentOnly', status: 'Enabled', isSystem: false, sort: 5, maxMembers: 3, version: 0 });
 
     const detail = await api.get('/api/RoleQuery/RoleDetail', { id: created.basicId });
     expect(detail.body.data).toMatchObject({ basicId: created.basicId, roleCode: created.roleCode, roleDescription: 'Reads everything' });
 
     const page = await api.post('/api/RoleQuery/RolePage', { keyword: 'auditor', page: { pageSize: 5 } });
     expect(page.body.data.items.map((r: { basicId: string }) => r.basicId)).toEqual([created.basicId]);
-    const filtered = await api.post('/api/RoleQuery/RolePage', { conditions: { filters: [{ field: 'dataScope', operator: 'Equal', value: 'Dept' }] } });
+    const filtered = await api.post('/api/RoleQuery/RolePage', { conditions: { filters: [{ field: 'dataScope', operator: 'Equal', value: 'DepartmentOnly' }] } });
     expect(filtered.body.data.items.map((r: { basicId: string }) => r.basicId)).toEqual([created.basicId]);
 
-    // Status and data scope have their own operations (and codes): an update leaves them.
+    // The status has its own operation (and code): an update leaves it. The data scope is in the
+    // original's update body and applies (original-enums.test.ts has the details).
     const updated = await api.put('/api/Role/Role', { basicId: created.basicId, version: 0, roleName: 'Internal auditors', remark: 'r', status: 'Disabled', dataScope: 'All' });
-    expect(updated.body.data).toMatchObject({ roleName: 'Internal auditors', remark: 'r', version: 1, roleDescription: 'Reads everything', status: 'Enabled', dataScope: 'Dept' });
+    expect(updated.body.data).toMatchObject({ roleName: 'Internal auditors', remark: 'r', version: 1, roleDescription: 'Reads everything', status: 'Enabled', dataScope: 'All' });
     const stale = await api.put('/api/Role/Role', { basicId: created.basicId, version: 0, roleName: 'Lost update' });
     expect(stale.status).toBe(409);
 
@@ -239,9 +240,9 @@ describe('audit', () => {
   it('records one entry per role write, in the context, naming the role and what changed', async () => {
     const audit = await watchAudit(server);
     const roleCode = code('audited');
-    const created = await api.post('/api/Role/Role', { roleCode, roleName: 'Audited', dataScope: 'Dept' });
+    const created = await api.post('/api/Role/Role', { roleCode, roleName: 'Audited', dataScope: 'DepartmentOnly' });
     const id = created.body.data.basicId as string;
-    expect(await audit()).toEqual([entry(created, 'RoleCreated', id, { roleCode, roleName: 'Audited', dataScope: 'Dept', departmentIds: [] })]);
+    expect(await audit()).toEqual([entry(created, 'RoleCreated', id, { roleCode, roleName: 'Audited', dataScope: 'DepartmentOnly', departmentIds: [] })]);
 
     const updated = await api.put('/api/Role/Role', { basicId: id, roleName: 'Audited twice', remark: 'r' });
     expect(await audit()).toEqual([entry(updated, 'RoleUpdated', id, { roleCode, fields: ['remark', 'roleName'] })]);
@@ -251,7 +252,7 @@ describe('audit', () => {
     const dept = (await api.post('/api/Department/Department', { departmentName: 'Audit scope' })).body.data.basicId as string;
     await audit();
     const scoped = await api.put('/api/Role/RoleDataScope', { roleId: id, dataScope: 'Custom', departmentIds: [dept] });
-    expect(await audit()).toEqual([entry(scoped, 'RoleDataScopeChanged', id, { from: 'Dept', to: 'Custom', departmentIds: [dept] })]);
+    expect(await audit()).toEqual([entry(scoped, 'RoleDataScopeChanged', id, { from: 'DepartmentOnly', to: 'Custom', departmentIds: [dept] })]);
 
     const granted = await api.post('/api/Role/RolePermission', { roleId: id, permissionCode: 'saas:role:read' });
     expect(await audit()).toEqual([entry(granted, 'RolePermissionGranted', id, { added: ['saas:role:read'], removed: [] })]);

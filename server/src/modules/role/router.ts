@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
+import { requirePermission } from '../auth/session-gate.js';
 import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
@@ -23,6 +24,9 @@ export function roleServices(deps: AppDeps) {
 
 const scopeOf = (ctx: AuthedContext): Scope => actorOf(ctx);
 
+/** What changing a role's data scope needs, through RoleDataScope or a role update alike. */
+const DATA_SCOPE_CODE = permission('saas:role-data-scope:update');
+
 /**
  * /api/Role: roles of the caller's context, their grants, inheritance and data scope. Changes to
  * grants, inheritance, status and data scope apply to holders on their next request.
@@ -35,16 +39,29 @@ export const roleRouter = router({
     .mutation(({ ctx, input }) => roleServices(ctx.deps).roles.create(scopeOf(ctx), input)),
 
   UpdateRoleAsync: authedProcedure
-    .meta({ permission: permission('saas:role:update'), summary: 'Updates a role (send the version read; a stale one answers 409)' })
+    .meta({ permission: permission('saas:role:update'), summary: 'Updates a role (send the version read; a stale one answers 409); a changed dataScope also needs saas:role-data-scope:update' })
     .input(updateRoleInput)
     .output(roleDetail)
-    .mutation(({ ctx, input }) => roleServices(ctx.deps).roles.update(scopeOf(ctx), input)),
+    .mutation(async ({ ctx, input }) => {
+      // A data scope in the body is checked here (outside the transaction: the snapshot may need
+      // the database) and the refusal raised only if the scope really changes.
+      const touchesScope = input.dataScope !== undefined || input.departmentIds !== undefined;
+      const scopeRefusal = touchesScope ? await requirePermission(ctx, ctx.auth, DATA_SCOPE_CODE).then(() => undefined, (error: unknown) => error) : undefined;
+      return roleServices(ctx.deps).roles.update(scopeOf(ctx), input, () => {
+        refuseWhileImpersonating(ctx.auth);
+        if (scopeRefusal) throw scopeRefusal;
+      });
+    }),
 
   UpdateRoleStatusAsync: authedProcedure
     .meta({ permission: permission('saas:role:status'), summary: 'Enables or disables a role (a disabled role grants nothing)' })
     .input(roleStatusInput)
     .output(roleDetail)
-    .mutation(({ ctx, input }) => roleServices(ctx.deps).roles.setStatus(scopeOf(ctx), input.basicId, input.status, input.version)),
+    .mutation(({ ctx, input }) => {
+      // Enabling or disabling a role grants or takes away its codes from every holder.
+      refuseWhileImpersonating(ctx.auth);
+      return roleServices(ctx.deps).roles.setStatus(scopeOf(ctx), input.basicId, input.status, input.version);
+    }),
 
   DeleteRoleAsync: authedProcedure
     .meta({ permission: permission('saas:role:delete'), summary: 'Deletes a role no user holds (soft delete)' })
@@ -92,7 +109,7 @@ export const roleRouter = router({
     }),
 
   UpdateRoleDataScopeAsync: authedProcedure
-    .meta({ permission: permission('saas:role-data-scope:update'), summary: 'Sets the data scope of a role (Custom: with its departments)' })
+    .meta({ permission: DATA_SCOPE_CODE, summary: 'Sets the data scope of a role (Custom: with its departments)' })
     .input(roleDataScopeInput)
     .output(roleDataScope)
     .mutation(({ ctx, input }) => {

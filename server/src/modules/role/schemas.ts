@@ -31,11 +31,21 @@ export const createRoleInput = z.object({
 });
 
 /**
- * Status and data scope change through their own operations (RoleStatus, RoleDataScope), which
- * need their own permission codes; an update leaves them as they are.
+ * The original's update body carries the data scope but not the status: the status changes
+ * through RoleStatus only (a status sent here is ignored). A data scope (or Custom departments)
+ * that differs from the stored one needs what RoleDataScope needs: its permission code, and no
+ * impersonation.
  */
-const { status: _status, dataScope: _dataScope, ...updatableRoleFields } = roleFields;
-export const updateRoleInput = z.object({ basicId: zId(), version, roleCode: roleCode.optional(), roleName: roleName.optional(), ...updatableRoleFields });
+const { status: _status, ...updatableRoleFields } = roleFields;
+export const updateRoleInput = z.object({
+  basicId: zId(),
+  version,
+  roleCode: roleCode.optional(),
+  roleName: roleName.optional(),
+  ...updatableRoleFields,
+  /** With dataScope Custom: the departments the role sees (absent: the current ones are kept). */
+  departmentIds: z.array(zId()).max(1000).optional(),
+});
 
 export const roleStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version, remark: z.string().max(500).nullish() });
 

@@ -66,6 +66,13 @@ export async function requireDepartments(db: Executor, tenantId: bigint, ids: re
   return unique;
 }
 
+/** Whether two id lists hold the same ids (order and repeats aside). */
+function sameIds(a: readonly bigint[], b: readonly bigint[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((id) => right.has(id));
+}
+
 export function toRoleDetail(r: Role) {
   return {
     basicId: idOut(r.id),
@@ -73,7 +80,7 @@ export function toRoleDetail(r: Role) {
     roleName: r.roleName,
     roleDescription: r.roleDescription,
     roleType: nameIn(RoleType, r.roleType, 'Custom'),
-    dataScope: nameIn(DataScope, r.dataScope, 'Self'),
+    dataScope: nameIn(DataScope, r.dataScope, 'SelfOnly'),
     maxMembers: r.maxMembers,
     status: nameIn(EnableStatus, r.status, 'Disabled'),
     isSystem: r.isSystem !== 0,
@@ -100,6 +107,12 @@ export function createRoleService(deps: Deps) {
   const audit = (tx: Transaction, scope: Scope, action: AuditAction, roleId: bigint, detail: Record<string, unknown>) =>
     auditChange(tx, deps, scope, action, { type: 'Role', id: roleId }, detail);
 
+  /** The departments stored for a role's Custom scope, ascending. */
+  async function scopeDepartmentsOf(tx: Executor, roleId: bigint): Promise<bigint[]> {
+    const rows = await tx.select({ id: roleDataScopeDepartments.departmentId }).from(roleDataScopeDepartments).where(eq(roleDataScopeDepartments.roleId, roleId));
+    return rows.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   async function replaceScopeDepartments(tx: Transaction, roleId: bigint, departmentIds: readonly bigint[]): Promise<void> {
     await tx.delete(roleDataScopeDepartments).where(eq(roleDataScopeDepartments.roleId, roleId));
     if (departmentIds.length) await tx.insert(roleDataScopeDepartments).values(departmentIds.map((departmentId) => ({ roleId, departmentId })));
@@ -114,14 +127,14 @@ export function createRoleService(deps: Deps) {
       .innerJoin(departments, and(eq(departments.id, roleDataScopeDepartments.departmentId), eq(departments.tenantId, tenantId), eq(departments.isDeleted, false)))
       .where(eq(roleDataScopeDepartments.roleId, roleId))
       .orderBy(asc(roleDataScopeDepartments.departmentId));
-    return { roleId: idOut(role.id), dataScope: nameIn(DataScope, role.dataScope, 'Self'), departmentIds: rows.map((r) => idOut(r.id)), version: role.version };
+    return { roleId: idOut(role.id), dataScope: nameIn(DataScope, role.dataScope, 'SelfOnly'), departmentIds: rows.map((r) => idOut(r.id)), version: role.version };
   }
 
   return {
     async create(scope: Scope, input: CreateRoleInput) {
       assertCodeAllowed(input.roleCode);
       const id = ids.next();
-      const scopeName = input.dataScope ?? 'Self';
+      const scopeName = input.dataScope ?? 'SelfOnly';
       await db.transaction(async (tx) => {
         const departmentIds = scopeName === 'Custom' ? await requireDepartments(tx, scope.tenantId, input.departmentIds ?? []) : [];
         await tx.insert(roles).values({
@@ -146,17 +159,42 @@ export function createRoleService(deps: Deps) {
       return toRoleDetail(await requireRole(db, scope.tenantId, id));
     },
 
-    async update(scope: Scope, input: UpdateRoleInput) {
+    /**
+     * `guardScope` runs when the data scope or its Custom departments would change, before
+     * anything is written (the router refuses there what RoleDataScope refuses). Such a change is
+     * audited as RoleDataScopeChanged, like RoleDataScope's; the other fields as RoleUpdated.
+     */
+    async update(scope: Scope, input: UpdateRoleInput, guardScope: () => void = () => {}) {
       assertCodeAllowed(input.roleCode);
       await db.transaction(async (tx) => {
         const current = await requireRole(tx, scope.tenantId, input.basicId);
         assertEditable(current);
         checkVersion(current, input.version);
-        const { basicId: _id, version: _v, ...fields } = input;
+        const { basicId: _id, version: _v, dataScope: askedScope, departmentIds: askedDepartments, ...fields } = input;
         const values: Record<string, unknown> = {};
         for (const [key, value] of Object.entries(fields)) if (value !== undefined) values[key] = value;
+
+        const scopeName = askedScope ?? current.dataScope;
+        const touched = askedScope !== undefined || askedDepartments !== undefined;
+        const held = touched ? await scopeDepartmentsOf(tx, current.id) : [];
+        // Custom keeps its departments unless new ones are given; other scopes have none.
+        const wanted = scopeName === 'Custom' ? (askedDepartments ? [...new Set(askedDepartments)] : current.dataScope === 'Custom' ? held : []) : [];
+        const scopeChanged = touched && (scopeName !== current.dataScope || !sameIds(held, wanted));
+        let departmentIds: bigint[] = [];
+        if (scopeChanged) {
+          guardScope();
+          departmentIds = await requireDepartments(tx, scope.tenantId, wanted);
+          values.dataScope = scopeName;
+        }
+
         await updateVersioned(tx, roles, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: scope.actorId }, live(scope.tenantId));
-        await audit(tx, scope, 'RoleUpdated', current.id, { roleCode: current.roleCode, fields: fieldsOf(values) });
+        const { dataScope: _scope, ...others } = values;
+        if (scopeChanged) {
+          await replaceScopeDepartments(tx, current.id, departmentIds);
+          await audit(tx, scope, 'RoleDataScopeChanged', current.id, { roleCode: current.roleCode, from: current.dataScope, to: scopeName, departmentIds: departmentIds.map(String) });
+        }
+        // One entry per write: the scope change alone when nothing else was asked.
+        if (!scopeChanged || Object.keys(others).length) await audit(tx, scope, 'RoleUpdated', current.id, { roleCode: current.roleCode, fields: fieldsOf(others) });
       });
       await invalidateGrants(deps, scope.tenantId);
       return toRoleDetail(await requireRole(db, scope.tenantId, input.basicId));

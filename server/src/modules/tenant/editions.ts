@@ -8,6 +8,7 @@ import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
 import { actorOf, auditChange, codeChanges, fieldsOf, type Actor } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
+import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { EnableStatus, checkVersion, idOut, nameIn, requirePlatform, resolvePermissions } from '../permission/admin-scope.js';
 import { tenantErrors } from './errors.js';
 import { createEditionInput, editionDetail, updateEditionInput, type CreateEditionInput, type UpdateEditionInput } from './schemas.js';
@@ -66,18 +67,24 @@ export function createEditionService(deps: Deps) {
       return detail(id);
     },
 
-    /** A whitelist change is audited as the codes it adds and removes. */
-    async update(actor: Actor, input: UpdateEditionInput) {
+    /**
+     * A whitelist change is audited as the codes it adds and removes. `guardWhitelist` runs when
+     * the whitelist would change (before anything is written): the router refuses such changes
+     * from an impersonation session there.
+     */
+    async update(actor: Actor, input: UpdateEditionInput, guardWhitelist: () => void = () => {}) {
       const whitelist = await whitelistOf(deps, input.permissionWhitelist);
       await db.transaction(async (tx) => {
         const [current] = await tx.select().from(editions).where(eq(editions.id, input.basicId));
         if (!current) throw appError(tenantErrors.EDITION_NOT_FOUND, { params: { id: String(input.basicId) } });
         checkVersion(current, input.version);
+        const changes = codeChanges(current.permissionWhitelist, whitelist ?? current.permissionWhitelist);
+        if (changes.added.length || changes.removed.length) guardWhitelist();
         const values: Record<string, unknown> = { code: input.editionCode, name: input.editionName, description: input.description, permissionWhitelist: whitelist, status: input.status };
         for (const key of Object.keys(values)) if (values[key] === undefined) delete values[key];
         await updateVersioned(tx, editions, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actor.actorId });
         const { basicId: _id, version: _version, ...asked } = input;
-        await auditChange(tx, deps, actor, 'EditionUpdated', { type: 'Edition', id: current.id }, { editionCode: current.code, fields: fieldsOf(asked), ...codeChanges(current.permissionWhitelist, whitelist ?? current.permissionWhitelist) });
+        await auditChange(tx, deps, actor, 'EditionUpdated', { type: 'Edition', id: current.id }, { editionCode: current.code, fields: fieldsOf(asked), ...changes });
       });
       await deps.authz.invalidateAll();
       return detail(input.basicId);
@@ -124,7 +131,8 @@ export const editionRouter = router({
     .output(editionDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return editionsOf(ctx.deps).update(actorOf(ctx), input);
+      // A whitelist change is a change of every tenant's codes on the edition: refused while impersonating.
+      return editionsOf(ctx.deps).update(actorOf(ctx), input, () => refuseWhileImpersonating(ctx.auth));
     }),
 
   DeleteEditionAsync: authedProcedure

@@ -10,7 +10,7 @@ import type { AuditAction } from '../audit/write.js';
 import { SessionStatus } from '../auth/session-state.js';
 import { adminErrors } from '../permission/errors.js';
 import { checkVersion, idOut, nameIn } from '../permission/admin-scope.js';
-import { InviteStatus, MemberType, MembershipStatus } from './enums.js';
+import { InviteStatus, MemberType, MembershipStatus, RESERVED_MEMBER_TYPES } from './enums.js';
 import { tenantErrors } from './errors.js';
 import type { AddMemberInput, UpdateMemberInput } from './schemas.js';
 import { assertSeatAvailable } from './seats.js';
@@ -120,7 +120,7 @@ export function createMemberService(deps: Deps) {
     /** In the actor's context (a tenant: the router refuses the platform state). */
     async add(actor: Actor, input: AddMemberInput) {
       const { tenantId, actorId } = actor;
-      if (input.memberType === 'Owner') throw appError(tenantErrors.OWNER_PROTECTED);
+      if (input.memberType && RESERVED_MEMBER_TYPES.has(input.memberType)) throw appError(tenantErrors.OWNER_PROTECTED);
       checkValidity(input.effectiveTime, input.expirationTime);
       const id = ids.next();
       const now = clock.now();
@@ -154,7 +154,11 @@ export function createMemberService(deps: Deps) {
       return detail(tenantId, id);
     },
 
-    async update(actor: Actor, input: UpdateMemberInput) {
+    /**
+     * `guardStanding` runs when the type or status would change (before anything is written):
+     * the router refuses such changes from an impersonation session there.
+     */
+    async update(actor: Actor, input: UpdateMemberInput, guardStanding: () => void = () => {}) {
       const { tenantId, actorId } = actor;
       const now = clock.now();
       const result = await db.transaction(async (tx) => {
@@ -167,8 +171,11 @@ export function createMemberService(deps: Deps) {
           effectiveTime: input.effectiveTime === undefined ? current.effectiveTime : input.effectiveTime,
           expirationTime: input.expirationTime === undefined ? current.expirationTime : input.expirationTime,
         };
-        const ownerTouched = (current.memberType === 'Owner') !== (next.memberType === 'Owner');
-        if (ownerTouched || (current.memberType === 'Owner' && !admits(next, now))) throw appError(tenantErrors.OWNER_PROTECTED);
+        if (next.memberType !== current.memberType || next.status !== current.status) guardStanding();
+        // Nobody becomes or stops being an Owner (or PlatformAdmin) here, nor loses such a membership.
+        const reserved = RESERVED_MEMBER_TYPES.has(current.memberType);
+        const reservedTouched = current.memberType !== next.memberType && (reserved || RESERVED_MEMBER_TYPES.has(next.memberType));
+        if (reservedTouched || (reserved && !admits(next, now))) throw appError(tenantErrors.OWNER_PROTECTED);
         if (current.userId === actorId && !admits(next, now)) throw appError(tenantErrors.SELF_MEMBERSHIP);
         checkValidity(next.effectiveTime, next.expirationTime);
         // Coming back from Disabled takes a seat again.
@@ -194,7 +201,7 @@ export function createMemberService(deps: Deps) {
       const { tenantId, actorId } = actor;
       const result = await db.transaction(async (tx) => {
         const current = await requireMembership(tx, tenantId, id);
-        if (current.memberType === 'Owner') throw appError(tenantErrors.OWNER_PROTECTED);
+        if (RESERVED_MEMBER_TYPES.has(current.memberType)) throw appError(tenantErrors.OWNER_PROTECTED);
         if (current.userId === actorId) throw appError(tenantErrors.SELF_MEMBERSHIP);
         await tx.delete(tenantMemberships).where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.id, id)));
         await tx.delete(userRoles).where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.userId, current.userId)));

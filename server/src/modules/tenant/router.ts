@@ -4,6 +4,7 @@ import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
 import { actorOf, type Actor } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
+import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { canOf, requirePlatform, requireTenant, withKeyword, type AuthedContext } from '../permission/admin-scope.js';
 import { createMemberService } from './members.js';
 import {
@@ -54,7 +55,7 @@ export const tenantRouter = router({
     }),
 
   UpdateTenantStatusAsync: authedProcedure
-    .meta({ permission: permission('saas:tenant:status'), summary: 'Sets the tenant status: Normal, Suspended or Disabled (platform state)' })
+    .meta({ permission: permission('saas:tenant:status'), summary: 'Sets the tenant status: Normal, Suspended, Expired or Disabled (platform state)' })
     .input(tenantStatusInput)
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
@@ -103,7 +104,8 @@ export const tenantMemberRouter = router({
     .meta({ permission: permission('saas:tenant-member:update'), summary: "Changes a membership's type, status or validity; one that no longer admits its user ends the user's sessions here" })
     .input(updateMemberInput)
     .output(memberDetail)
-    .mutation(({ ctx, input }) => tenantServices(ctx.deps).members.update(memberActor(ctx), input)),
+    // A change of type or status is a change of someone's access: refused while impersonating.
+    .mutation(({ ctx, input }) => tenantServices(ctx.deps).members.update(memberActor(ctx), input, () => refuseWhileImpersonating(ctx.auth))),
 
   RemoveTenantMemberAsync: authedProcedure
     .meta({ permission: permission('saas:tenant-member:revoke'), summary: "Removes a membership with the user's roles and departments in the tenant, and ends the user's sessions here" })

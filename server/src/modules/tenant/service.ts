@@ -175,7 +175,7 @@ export function createTenantService(deps: Deps) {
       return changed(basicId);
     },
 
-    /** Normal, Suspended or Disabled; suspension records when and why. */
+    /** Normal, Suspended, Expired or Disabled; any but Normal records when and why. */
     async setStatus(actor: Actor, action: TenantStatusAction, id: bigint, status: string, reason: string | null | undefined, version?: number) {
       const now = clock.now();
       const values = status === 'Normal' ? { status, suspendedTime: null, suspendReason: null } : { status, suspendedTime: now, suspendReason: reason ?? null };

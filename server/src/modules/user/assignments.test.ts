@@ -116,7 +116,7 @@ describe('UserDepartment', () => {
     const tenantId = await createTestTenant(deps());
     const d = await departmentChain(deps(), tenantId);
     const bob = await member(deps(), tenantId, { departmentId: d.grandchild });
-    const scoped = await tenantAdmin(server, tenantId, { dataScope: 'DeptAndBelow', departmentId: d.child });
+    const scoped = await tenantAdmin(server, tenantId, { dataScope: 'DepartmentAndChildren', departmentId: d.child });
     expect((await scoped.api.post('/api/UserDepartment/UserDepartment', { userId: String(bob.id), departmentId: String(d.other) })).status).toBe(404);
     expect((await scoped.api.post('/api/UserDepartment/UserDepartment', { userId: String(bob.id), departmentId: String(d.child) })).status).toBe(200);
   });

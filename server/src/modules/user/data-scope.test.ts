@@ -28,20 +28,20 @@ const ids = async (api: AdminApi, body: unknown = {}) =>
   ((await api.post('/api/UserQuery/UserPage', body)).body.data.items as Array<{ basicId: string }>).map((i) => i.basicId).sort();
 
 describe('data scope', () => {
-  it('All sees every member; DeptAndBelow its departments and below; Dept its own; Self itself; Custom the roles\' departments', async () => {
+  it('All sees every member; DepartmentAndChildren its departments and below; DepartmentOnly its own; SelfOnly itself; Custom the roles\' departments', async () => {
     const { tenantId, d, users: u } = await company();
     const everyone = [u.inRoot, u.inChild, u.inGrandchild, u.inOther, u.nowhere];
 
     const all = await tenantAdmin(server, tenantId, { dataScope: 'All' });
     expect(await ids(all.api)).toEqual([...everyone, all.user].map((x) => String(x.id)).sort());
 
-    const below = await tenantAdmin(server, tenantId, { dataScope: 'DeptAndBelow', departmentId: d.child });
+    const below = await tenantAdmin(server, tenantId, { dataScope: 'DepartmentAndChildren', departmentId: d.child });
     expect(await ids(below.api)).toEqual([u.inChild, u.inGrandchild, below.user].map((x) => String(x.id)).sort());
 
-    const dept = await tenantAdmin(server, tenantId, { dataScope: 'Dept', departmentId: d.child });
+    const dept = await tenantAdmin(server, tenantId, { dataScope: 'DepartmentOnly', departmentId: d.child });
     expect(await ids(dept.api)).toEqual([u.inChild, below.user, dept.user].map((x) => String(x.id)).sort());
 
-    const self = await tenantAdmin(server, tenantId, { dataScope: 'Self', departmentId: d.root });
+    const self = await tenantAdmin(server, tenantId, { dataScope: 'SelfOnly', departmentId: d.root });
     expect(await ids(self.api)).toEqual([String(self.user.id)]);
 
     const custom = await tenantAdmin(server, tenantId, { dataScope: 'Custom', customDepartments: [d.other, d.grandchild] });
@@ -50,7 +50,7 @@ describe('data scope', () => {
 
   it('applies to details, writes and the department filter', async () => {
     const { tenantId, d, users: u } = await company();
-    const below = await tenantAdmin(server, tenantId, { dataScope: 'DeptAndBelow', departmentId: d.child });
+    const below = await tenantAdmin(server, tenantId, { dataScope: 'DepartmentAndChildren', departmentId: d.child });
     expect((await below.api.get('/api/UserQuery/UserDetail', { id: u.inGrandchild.id })).body.data.basicId).toBe(String(u.inGrandchild.id));
     expect((await below.api.get('/api/UserQuery/UserDetail', { id: u.inOther.id })).body.data).toBeUndefined();
     expect((await below.api.put('/api/User/User', { basicId: String(u.inOther.id), nickName: 'nope' })).status).toBe(404);

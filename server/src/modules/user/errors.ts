@@ -3,7 +3,9 @@ import { defineErrors } from '../../errors/app-error.js';
 /**
  * Failures of user administration. A user outside the caller's tenant or data scope is missing
  * (404), like one that never existed, so a tenant learns nothing about its neighbours; rules that
- * refuse a well-formed request answer 422; duplicates 409; delegation beyond one's own rights 403.
+ * refuse a well-formed request answer 422; duplicates 409; delegation beyond one's own rights 403;
+ * a value only the service can judge (a lock end that is already past, by the server's clock) 400,
+ * like the schema's own refusals.
  */
 export const userErrors = defineErrors('user', {
   NOT_FOUND: {
@@ -45,13 +47,13 @@ export const userErrors = defineErrors('user', {
   SYSTEM_ACCOUNT_PROTECTED: {
     status: 422,
     text: {
-      'zh-CN': '系统账号不能被重命名、禁用、删除或重置密码。',
-      'zh-TW': '系統帳號不能被重新命名、停用、刪除或重設密碼。',
-      'en-US': 'A system account cannot be renamed, disabled, deleted or have its password reset.',
-      'ja-JP': 'システムアカウントは名前の変更、無効化、削除、パスワードのリセットができません。',
-      'ko-KR': '시스템 계정은 이름 변경, 비활성화, 삭제 또는 비밀번호 재설정을 할 수 없습니다.',
-      'de-DE': 'Ein Systemkonto kann weder umbenannt, deaktiviert, gelöscht noch im Passwort zurückgesetzt werden.',
-      'hi-IN': 'सिस्टम खाते का नाम बदला, अक्षम, हटाया या पासवर्ड रीसेट नहीं किया जा सकता।',
+      'zh-CN': '系统账号不能被重命名、禁用、锁定、删除或重置密码。',
+      'zh-TW': '系統帳號不能被重新命名、停用、鎖定、刪除或重設密碼。',
+      'en-US': 'A system account cannot be renamed, disabled, locked, deleted or have its password reset.',
+      'ja-JP': 'システムアカウントは名前の変更、無効化、ロック、削除、パスワードのリセットができません。',
+      'ko-KR': '시스템 계정은 이름 변경, 비활성화, 잠금, 삭제 또는 비밀번호 재설정을 할 수 없습니다.',
+      'de-DE': 'Ein Systemkonto kann weder umbenannt, deaktiviert, gesperrt, gelöscht noch im Passwort zurückgesetzt werden.',
+      'hi-IN': 'सिस्टम खाते का नाम बदला, अक्षम, लॉक, हटाया या पासवर्ड रीसेट नहीं किया जा सकता।',
     },
   },
   SELF_OPERATION: {
@@ -69,13 +71,13 @@ export const userErrors = defineErrors('user', {
   OWNER_PROTECTED: {
     status: 422,
     text: {
-      'zh-CN': '租户所有者不能被禁用或删除。',
-      'zh-TW': '租戶擁有者不能被停用或刪除。',
-      'en-US': 'The owner of the tenant cannot be disabled or deleted.',
-      'ja-JP': 'テナントの所有者は無効化または削除できません。',
-      'ko-KR': '테넌트 소유자는 비활성화하거나 삭제할 수 없습니다.',
-      'de-DE': 'Der Eigentümer des Mandanten kann weder deaktiviert noch gelöscht werden.',
-      'hi-IN': 'टेनेंट के स्वामी को अक्षम या हटाया नहीं जा सकता।',
+      'zh-CN': '租户所有者不能被禁用、锁定或删除。',
+      'zh-TW': '租戶擁有者不能被停用、鎖定或刪除。',
+      'en-US': 'The owner of the tenant cannot be disabled, locked or deleted.',
+      'ja-JP': 'テナントの所有者は無効化、ロック、削除できません。',
+      'ko-KR': '테넌트 소유자는 비활성화, 잠금 또는 삭제할 수 없습니다.',
+      'de-DE': 'Der Eigentümer des Mandanten kann weder deaktiviert, gesperrt noch gelöscht werden.',
+      'hi-IN': 'टेनेंट के स्वामी को अक्षम, लॉक या हटाया नहीं जा सकता।',
     },
   },
   MANAGED_ELSEWHERE: {
@@ -208,6 +210,42 @@ export const userErrors = defineErrors('user', {
       'ko-KR': '이 사용자는 이미 {departmentName} 부서에 속해 있습니다.',
       'de-DE': 'Der Benutzer gehört bereits zur Abteilung {departmentName}.',
       'hi-IN': 'उपयोगकर्ता पहले से विभाग {departmentName} में है।',
+    },
+  },
+  MEMBER_TYPE_NOT_ASSIGNABLE: {
+    status: 422,
+    text: {
+      'zh-CN': '创建用户时不能指定成员类型 {memberType}（该成员关系由平台管理）。',
+      'zh-TW': '建立使用者時不能指定成員類型 {memberType}（該成員關係由平台管理）。',
+      'en-US': 'A new user cannot get the member type {memberType}: the platform manages those memberships.',
+      'ja-JP': '新しいユーザーにメンバー種別 {memberType} は指定できません（このメンバーシップはプラットフォームが管理します）。',
+      'ko-KR': '새 사용자에게 멤버 유형 {memberType}을(를) 지정할 수 없습니다(이 멤버십은 플랫폼에서 관리함).',
+      'de-DE': 'Ein neuer Benutzer kann nicht den Mitgliedstyp {memberType} erhalten: diese Mitgliedschaften verwaltet die Plattform.',
+      'hi-IN': 'नए उपयोगकर्ता को सदस्य प्रकार {memberType} नहीं दिया जा सकता: ये सदस्यताएँ प्लेटफ़ॉर्म प्रबंधित करता है।',
+    },
+  },
+  LOCKOUT_END_INVALID: {
+    status: 400,
+    text: {
+      'zh-CN': '锁定结束时间必须晚于当前时间（且早于 10000 年）。',
+      'zh-TW': '鎖定結束時間必須晚於目前時間（且早於 10000 年）。',
+      'en-US': 'The lock end time must be later than now (and before the year 10000).',
+      'ja-JP': 'ロック終了日時は現在より後（かつ 10000 年より前）である必要があります。',
+      'ko-KR': '잠금 종료 시간은 현재보다 이후여야 합니다(10000년 이전).',
+      'de-DE': 'Das Ende der Sperre muss nach dem jetzigen Zeitpunkt liegen (und vor dem Jahr 10000).',
+      'hi-IN': 'लॉक समाप्ति समय अभी के बाद (और वर्ष 10000 से पहले) होना चाहिए।',
+    },
+  },
+  LOGIN_POLICY_INVALID: {
+    status: 422,
+    text: {
+      'zh-CN': '禁用多端登录时最大登录设备数必须大于 0。',
+      'zh-TW': '停用多端登入時最大登入裝置數必須大於 0。',
+      'en-US': 'With multi-login off, maxLoginDevices must be greater than 0.',
+      'ja-JP': 'マルチログインを無効にする場合、maxLoginDevices は 0 より大きくする必要があります。',
+      'ko-KR': '다중 로그인을 끄면 maxLoginDevices는 0보다 커야 합니다.',
+      'de-DE': 'Bei ausgeschalteter Mehrfachanmeldung muss maxLoginDevices größer als 0 sein.',
+      'hi-IN': 'मल्टी-लॉगिन बंद होने पर maxLoginDevices 0 से अधिक होना चाहिए।',
     },
   },
 });

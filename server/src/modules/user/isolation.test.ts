@@ -5,7 +5,7 @@ import {
 } from '../../../../db/schema/index.js';
 import { claimsOf, createTestTenant, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, departmentChain, grantScopedRole, member, startAdminServer, tenantAdmin, type Call } from './admin-test-kit.js';
+import { ADMIN_CODES, adminApi, departmentChain, grantScopedRole, member, startAdminServer, tenantAdmin, type Call } from './admin-test-kit.js';
 
 /**
  * The isolation sweep: an administrator of tenant A, holding every code of this part (scope All),
@@ -63,7 +63,7 @@ describe('tenant isolation of user administration', () => {
     // Tenant A: an administrator with every code, a member, a role and a department of its own.
     const a = await createTestTenant(deps());
     const aDepartments = await departmentChain(deps(), a);
-    const admin = await tenantAdmin(server, a);
+    const admin = await tenantAdmin(server, a, { codes: [...ADMIN_CODES, 'saas:user-security:lock', 'saas:user-security:login-policy'] });
     const aUser = await member(deps(), a, { departmentId: aDepartments.root });
     const [aRole] = await deps().db.select().from(roles).where(eq(roles.tenantId, a));
     const api = admin.api;
@@ -109,6 +109,9 @@ describe('tenant isolation of user administration', () => {
     await call('DELETE', '/api/User/User', { id: B.alice }, 404);
     await call('POST', '/api/UserSecurity/ResetUserPassword', { basicId: B.alice, newPassword: 'Hacked#Passw0rd!1' }, 404);
     await call('POST', '/api/UserSecurity/ResetUserTwoFactor', { basicId: B.alice }, 404);
+    await call('PUT', '/api/UserSecurity/UserLock', { basicId: B.alice, isLocked: true }, 404);
+    await call('PUT', '/api/UserSecurity/UserLock', { basicId: B.bob, isLocked: false }, 404);
+    await call('PUT', '/api/UserSecurity/UserLoginPolicy', { basicId: B.alice, allowMultiLogin: false, maxLoginDevices: 1 }, 404);
     await call('POST', '/api/UserRole/UserRole', { userId: B.alice, roleId: String(aRole!.id) }, 404);
     await call('POST', '/api/UserRole/UserRole', { userId: String(aUser.id), roleId: B.role }, 404);
     await call('PUT', '/api/UserRole/UserRole', { basicId: B.userRole, expirationTime: new Date(Date.now() + 1000).toISOString() }, 404);

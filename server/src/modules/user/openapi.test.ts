@@ -15,6 +15,8 @@ const EXPECTED: Record<string, string | null> = {
   'DELETE /api/User/User': 'saas:user:delete',
   'POST /api/UserSecurity/ResetUserPassword': 'saas:user-security:reset-password',
   'POST /api/UserSecurity/ResetUserTwoFactor': 'saas:user-security:reset-two-factor',
+  'PUT /api/UserSecurity/UserLock': 'saas:user-security:lock',
+  'PUT /api/UserSecurity/UserLoginPolicy': 'saas:user-security:login-policy',
   'GET /api/UserRole/UserRoles': 'saas:user-role:read',
   'POST /api/UserRole/UserRole': 'saas:user-role:grant',
   'PUT /api/UserRole/UserRole': 'saas:user-role:update',

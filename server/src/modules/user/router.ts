@@ -5,16 +5,18 @@ import { enabledUsers, userDetail, userPage } from './queries.js';
 import {
   createUserDepartmentRequest, createUserRequest, createUserRoleRequest, enabledUser, enabledUsersRequest, idQuery, resetPasswordRequest,
   setUserRolesRequest, updateUserDepartmentRequest, updateUserRequest, updateUserRoleRequest, userDepartmentItem, userDetail as userDetailSchema,
-  userIdQuery, userIdRequest, userPageRequest, userPageResponse, userRoleItem, userRoleStatusRequest, userStatusRequest,
+  userIdQuery, userIdRequest, userLockRequest, userLoginPolicyRequest, userPageRequest, userPageResponse, userRoleItem, userRoleStatusRequest,
+  userSecurityState, userStatusRequest,
 } from './schemas.js';
 import { callerScope } from './scope.js';
 import { createUserService } from './service.js';
 import { createUserDepartmentService } from './user-departments.js';
 import { createUserRoleService } from './user-roles.js';
+import { createUserSecurityService } from './user-security.js';
 
 /**
  * User administration: /api/UserQuery (reads), /api/User (writes), /api/UserSecurity (password
- * and second-factor reset), /api/UserRole and /api/UserDepartment (assignments). Every operation
+ * and second-factor reset, lock, login policy), /api/UserRole and /api/UserDepartment (assignments). Every operation
  * names its permission code; all of them act in the caller's context and data scope.
  */
 
@@ -50,7 +52,7 @@ export const userRouter = router({
     .meta({
       permission: permission('saas:user:create'),
       summary: 'Creates a user in the caller\'s tenant (with its membership) or, in the platform state, a platform account',
-      description: 'Refused (422) when the tenant\'s seat limit is reached. The initial password must pass the policy and, unless mustChangePassword is false, must be changed at the first login.',
+      description: 'Refused (422) when the tenant\'s seat limit is reached. The initial password must pass the policy and, unless mustChangePassword is false, must be changed at the first login. memberType uses the tenant numbering (Owner 0, Admin 1, Member 2, …; default Member); Owner and PlatformAdmin are refused (422).',
     })
     .input(createUserRequest)
     .output(userDetailSchema.nullable())
@@ -99,6 +101,26 @@ export const userSecurityRouter = router({
     .meta({ permission: permission('saas:user-security:reset-two-factor'), summary: 'Turns off every second factor of a user (lost device); the user\'s sessions end', description: 'Refused while impersonating.' })
     .input(userIdRequest)
     .mutation(({ ctx, input }) => createUserService(ctx.deps).resetTwoFactor(ctx, input.basicId)),
+
+  UpdateUserLockAsync: authedProcedure
+    .meta({
+      permission: permission('saas:user-security:lock'),
+      summary: 'Locks a user until lockoutEndTime (default Saas.Auth.LockoutMinutes from now) or unlocks; locking ends every session of the user',
+      description: 'Login refuses a locked account until the end time. Unlocking clears the lock and the failed-login count. A lock end not in the future answers 400. Locking oneself, a system account or the tenant owner is refused (422). Refused while impersonating.',
+    })
+    .input(userLockRequest)
+    .output(userSecurityState)
+    .mutation(({ ctx, input }) => createUserSecurityService(ctx.deps).setLock(ctx, input)),
+
+  UpdateUserLoginPolicyAsync: authedProcedure
+    .meta({
+      permission: permission('saas:user-security:login-policy'),
+      summary: 'Sets whether a user may be signed in on several devices and how many (0 = unlimited); applies from the user\'s next login',
+      description: 'maxLoginDevices is 0 to 1000 (400 otherwise) and must be above 0 when allowMultiLogin is false (422). Open sessions stay until the next login evicts the oldest. Refused while impersonating.',
+    })
+    .input(userLoginPolicyRequest)
+    .output(userSecurityState)
+    .mutation(({ ctx, input }) => createUserSecurityService(ctx.deps).setLoginPolicy(ctx, input)),
 });
 
 const ASSIGNMENT_NOTE = 'Takes effect on the user\'s next request. Refused while impersonating, and for roles carrying a permission the caller does not hold.';

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
-import { defineEnum, zBool, zDateTime, zDateTimeOut, zId, zIdOut, zInt, zQueryId } from '../../rpc/wire.js';
+import { zBool, zDateTime, zDateTimeOut, zId, zIdOut, zInt, zQueryId } from '../../rpc/wire.js';
+import { MemberType } from '../tenant/enums.js';
 import { Gender, UserStatus } from './enums.js';
 
 /**
  * The shapes of user administration (ORIGINAL-FACTS §3.4 where it records them). Optional
  * fields accept null; on update, an absent field keeps its value and null clears it.
  */
-
-/** A membership type an administrator may give (Owner is given with the tenant, never here). */
-export const MemberType = defineEnum('MemberType', { Member: 0, Admin: 1 });
 
 /** Letters, digits, `_`, `.` and `-`, 2 to 50: never an `@`, which would read as an e-mail at login. */
 const userName = () => z.string().trim().regex(/^[\p{L}\p{N}_.-]{2,50}$/u, 'userName');
@@ -38,6 +36,11 @@ export const createUserRequest = z.object({
   status: optional(UserStatus.schema()),
   /** The first login must change the password (default true: the administrator knows this one). */
   mustChangePassword: optional(zBool()),
+  /**
+   * The tenant module's enum (the original's numbering: Owner 0, Admin 1, Member 2, …), so a
+   * number means the same everywhere; default Member. Owner and PlatformAdmin parse but are
+   * refused (422) by the service: the platform makes those memberships, never a user creation.
+   */
   memberType: optional(MemberType.schema()),
   effectiveTime: optional(zDateTime()),
   expirationTime: optional(zDateTime()),
@@ -70,6 +73,38 @@ export const resetPasswordRequest = z.object({
   /** The next login must change it (default true). */
   mustChangePassword: optional(zBool()),
 });
+
+/** PUT /api/UserSecurity/UserLock (the original's UserLockUpdateDto, keyed by basicId like its siblings here). */
+export const userLockRequest = z.object({
+  basicId: zId(),
+  isLocked: zBool(),
+  /** When the lock ends (must be in the future); absent: Saas.Auth.LockoutMinutes from now. Ignored when unlocking. */
+  lockoutEndTime: optional(zDateTime()),
+  remark: optional(text(500)),
+});
+export type UserLockRequest = z.infer<typeof userLockRequest>;
+
+/** PUT /api/UserSecurity/UserLoginPolicy (the original's UserLoginPolicyUpdateDto). */
+export const userLoginPolicyRequest = z.object({
+  basicId: zId(),
+  allowMultiLogin: zBool(),
+  /** 0 = unlimited; must be above 0 when multi-login is off (422, the original's rule). */
+  maxLoginDevices: z.number().int().min(0).max(1000),
+  remark: optional(text(500)),
+});
+export type UserLoginPolicyRequest = z.infer<typeof userLoginPolicyRequest>;
+
+/** The lock and login policy of a user after a UserSecurity write. */
+export const userSecurityState = z.object({
+  basicId: zIdOut(),
+  /** LockoutEndTime lies in the future (an administrator's lock or too many failed logins). */
+  isLocked: z.boolean(),
+  lockoutEndTime: zDateTimeOut().nullable(),
+  failedLoginAttempts: z.number().int(),
+  allowMultiLogin: z.boolean(),
+  maxLoginDevices: z.number().int(),
+});
+export type UserSecurityState = z.infer<typeof userSecurityState>;
 
 export const userIdRequest = z.object({ basicId: zId() });
 export const idQuery = z.object({ id: zQueryId() });

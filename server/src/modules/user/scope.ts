@@ -14,9 +14,9 @@ import { allows, type AuthorizationSnapshot } from '../authz/snapshot.js';
  *   belongs to it by home tenant or by a membership there; deleted users belong nowhere.
  * - Users holding the super-administrator role are hidden from everyone but super-administrators.
  * - The data scope of the caller's roles (or the caller's override), widest wins when several
- *   apply: All; Custom (the roles' departments); DeptAndBelow (the caller's departments in this
- *   tenant and everything under them, read from the closure); Dept (the caller's departments);
- *   Self. The caller always sees itself.
+ *   apply: All; Custom (the roles' departments); DepartmentAndChildren (the caller's departments in
+ *   this tenant and everything under them, read from the closure); DepartmentOnly (the caller's
+ *   departments); SelfOnly. The caller always sees itself.
  * - An account is *managed* here when its home tenant is this context: only then may its profile,
  *   status, password and existence be changed; members from elsewhere keep their account under
  *   their home tenant, and here only their membership, roles and departments change.
@@ -40,8 +40,8 @@ export async function callerScope(deps: Pick<AppDeps, 'db' | 'authz'>, auth: Pic
   if (!snapshot.dataScopes.includes('All')) {
     const ids = new Set<bigint>();
     if (snapshot.dataScopes.includes('Custom')) for (const id of snapshot.customDepartmentIds) ids.add(BigInt(id));
-    const below = snapshot.dataScopes.includes('DeptAndBelow');
-    if (below || snapshot.dataScopes.includes('Dept')) {
+    const below = snapshot.dataScopes.includes('DepartmentAndChildren');
+    if (below || snapshot.dataScopes.includes('DepartmentOnly')) {
       const own = await deps.db
         .select({ id: userDepartments.departmentId })
         .from(userDepartments)

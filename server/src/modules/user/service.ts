@@ -12,6 +12,7 @@ import { assertPasswordPolicy } from '../auth/password-policy.js';
 import type { AuthContext } from '../auth/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { announceEnded, endAllSessionsIn } from '../user-session/revoke-all.js';
+import { RESERVED_MEMBER_TYPES } from '../tenant/enums.js';
 import { assertSeatAvailable } from '../tenant/seats.js';
 import { Gender } from './enums.js';
 import { userErrors } from './errors.js';
@@ -25,9 +26,10 @@ import { callerScope, departmentInScope, findVisibleUser, type CallerScope, type
  * tenant = the context). Caches are dropped and revocations announced after the commit.
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
+export type Ctx = RequestContext & { auth: AuthContext };
 
-function audit(deps: Pick<AppDeps, 'ids' | 'clock'>, tx: Executor, ctx: Ctx, action: AuditAction, target: bigint, detail?: Record<string, unknown>) {
+/** The audit row of a write on a user, in the write's transaction. */
+export function audit(deps: Pick<AppDeps, 'ids' | 'clock'>, tx: Executor, ctx: Ctx, action: AuditAction, target: bigint, detail?: Record<string, unknown>) {
   return writeAudit(tx, deps.ids, {
     action,
     tenantId: ctx.auth.tenantId,
@@ -50,7 +52,7 @@ export async function requireVisibleUser(db: Executor, scope: CallerScope, id: b
 }
 
 /** A user the caller sees and whose account is managed in the caller's context. */
-async function requireManagedUser(db: Executor, scope: CallerScope, id: bigint): Promise<VisibleUser> {
+export async function requireManagedUser(db: Executor, scope: CallerScope, id: bigint): Promise<VisibleUser> {
   const user = await requireVisibleUser(db, scope, id);
   if (user.tenantId !== scope.tenantId) throw appError(userErrors.MANAGED_ELSEWHERE);
   return user;
@@ -88,8 +90,8 @@ async function assertEmailFree(db: Executor, email: string, except?: bigint): Pr
   if (taken) throw appError(userErrors.EMAIL_TAKEN);
 }
 
-/** Refuses disabling or deleting oneself, a system account or the tenant's owner. */
-async function assertRemovable(db: Executor, scope: CallerScope, user: VisibleUser): Promise<void> {
+/** Refuses disabling, locking or deleting oneself, a system account or the tenant's owner. */
+export async function assertRemovable(db: Executor, scope: CallerScope, user: VisibleUser): Promise<void> {
   if (user.id === scope.userId) throw appError(userErrors.SELF_OPERATION);
   if (user.isSystemAccount) throw appError(userErrors.SYSTEM_ACCOUNT_PROTECTED);
   const [owner] = await db
@@ -109,6 +111,8 @@ export function createUserService(deps: AppDeps) {
      * cannot both take the last seat. In the platform state it creates a platform account.
      */
     async create(ctx: Ctx, input: CreateUserRequest): Promise<bigint> {
+      // Owner and PlatformAdmin are the platform's to make (FACTS §3.4 refuses them here), named or numbered.
+      if (input.memberType && RESERVED_MEMBER_TYPES.has(input.memberType)) throw appError(userErrors.MEMBER_TYPE_NOT_ASSIGNABLE, { params: { memberType: input.memberType } });
       const scope = await callerScope(deps, ctx.auth);
       const T = scope.tenantId;
       if (input.departmentId) await requireScopedDepartment(db, scope, input.departmentId);

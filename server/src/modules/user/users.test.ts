@@ -112,7 +112,28 @@ describe('User create', () => {
     expect((await api.post('/api/User/User', { userName: `x_${tenantId}`, initialPassword: GOOD_PASSWORD, email: taken.email!.toUpperCase() })).status).toBe(409);
     expect((await api.post('/api/User/User', { userName: `y_${tenantId}`, initialPassword: 'short' })).status).toBe(400);
     expect((await api.post('/api/User/User', { userName: 'has@sign', initialPassword: GOOD_PASSWORD })).status).toBe(400);
-    expect((await api.post('/api/User/User', { userName: `z_${tenantId}`, initialPassword: GOOD_PASSWORD, memberType: 'Owner' })).status).toBe(400);
+  });
+
+  it('reads memberType with the tenant numbering (Owner 0, Admin 1, Member 2), defaults to Member and refuses Owner and PlatformAdmin', async () => {
+    const { tenantId, api } = await tenantWithAdmin(server);
+    const create = (name: string, memberType?: unknown) => api.post('/api/User/User', { userName: `${name}_${tenantId}`, initialPassword: GOOD_PASSWORD, memberType });
+    for (const [name, memberType, expected] of [['num1', 1, 'Admin'], ['num2', 2, 'Member'], ['text2', '2', 'Member'], ['named', 'admin', 'Admin'], ['plain', undefined, 'Member']] as const) {
+      const res = await create(name, memberType);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.memberType, String(memberType)).toBe(expected);
+      const [membership] = await deps().db.select().from(tenantMemberships).where(eq(tenantMemberships.userId, BigInt(res.body.data.basicId)));
+      expect(membership!.memberType).toBe(expected);
+    }
+    for (const memberType of ['Owner', 'owner', 0, '0', 'PlatformAdmin', 99]) {
+      const res = await create(`reserved${String(memberType)}`, memberType);
+      expect(res.status, String(memberType)).toBe(422);
+      expect(res.body.data).toContain('cannot get the member type');
+    }
+    const unknown = await create('unknown', 'Janitor');
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.body.data)).toContain('memberType');
+    // Nothing was created by the refusals.
+    expect((await api.post('/api/UserQuery/UserPage', { keyword: 'reserved' })).body.data.items).toEqual([]);
   });
 
   it('refuses a creation once the seat limit is reached, even when two race for the last seat', async () => {
