@@ -141,6 +141,7 @@ export const editionRouter = router({
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
       requirePlatform(ctx);
+      refuseWhileImpersonating(ctx.auth);
       await editionsOf(ctx.deps).remove(actorOf(ctx), input.id);
       return true;
     }),

@@ -116,6 +116,14 @@ describe('impersonation', () => {
     }
     const renamed = await as.put('/api/TenantMember/TenantMember', { basicId: id, displayName: 'Renamed', memberType: 'Member', status: 1 });
     expect(renamed.body.data).toMatchObject({ displayName: 'Renamed', memberType: 'Member', status: 'Active' });
+
+    // Adding or removing a membership is a change of access too.
+    const outsider = await createTestUser(deps());
+    for (const res of [await as.post('/api/TenantMember/TenantMember', { userId: String(outsider.id) }), await as.del('/api/TenantMember/TenantMember', { id })]) {
+      expect(res.status, JSON.stringify(res.body)).toBe(403);
+      expect(res.body.data).toMatch(/impersonat/);
+    }
+    expect(await deps().db.select().from(tenantMemberships).where(eq(tenantMemberships.id, BigInt(id)))).toHaveLength(1);
   });
 
   it("refuses an edition whitelist edit from an impersonation session in the platform state", async () => {
@@ -133,5 +141,18 @@ describe('impersonation', () => {
     // The same whitelist, and other fields, still change.
     const renamed = await as.put('/api/Edition/Edition', { basicId: edition, editionName: 'Renamed', permissionWhitelist: ['SAAS:ROLE:READ'] });
     expect(renamed.body.data).toMatchObject({ editionName: 'Renamed', permissionWhitelist: ['saas:role:read'] });
+
+    // Deleting the edition, creating or deleting a tenant, or moving a tenant to another edition: refused too.
+    const tenant = (await platform.post('/api/Tenant/Tenant', { tenantCode: unique('t'), tenantName: 'T' })).body.data.basicId as string;
+    for (const res of [
+      await as.del('/api/Edition/Edition', { id: edition }),
+      await as.post('/api/Tenant/Tenant', { tenantCode: unique('t'), tenantName: 'T2' }),
+      await as.put('/api/Tenant/Tenant', { basicId: tenant, editionId: edition }),
+      await as.del('/api/Tenant/Tenant', { id: tenant }),
+    ]) {
+      expect(res.status, JSON.stringify(res.body)).toBe(403);
+      expect(res.body.data).toMatch(/impersonat/);
+    }
+    expect((await as.put('/api/Tenant/Tenant', { basicId: tenant, tenantName: 'Renamed' })).body.data).toMatchObject({ tenantName: 'Renamed' });
   });
 });

@@ -42,6 +42,8 @@ export const tenantRouter = router({
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
+      // It may hand someone the Owner membership: a change of access, refused while impersonating.
+      refuseWhileImpersonating(ctx.auth);
       return tenantServices(ctx.deps).tenants.create(actorOf(ctx), input);
     }),
 
@@ -51,6 +53,8 @@ export const tenantRouter = router({
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
+      // The edition decides the tenant's permission whitelist: naming one is refused while impersonating.
+      if (input.editionId !== undefined) refuseWhileImpersonating(ctx.auth);
       return tenantServices(ctx.deps).tenants.update(actorOf(ctx), input);
     }),
 
@@ -87,6 +91,7 @@ export const tenantRouter = router({
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
       requirePlatform(ctx);
+      refuseWhileImpersonating(ctx.auth);
       await tenantServices(ctx.deps).tenants.remove(actorOf(ctx), input.id);
       return true;
     }),
@@ -98,7 +103,11 @@ export const tenantMemberRouter = router({
     .meta({ permission: permission('saas:tenant-member:grant'), summary: 'Adds a user (by id or e-mail) to the current tenant, with a validity period; takes a seat' })
     .input(addMemberInput)
     .output(memberDetail)
-    .mutation(({ ctx, input }) => tenantServices(ctx.deps).members.add(memberActor(ctx), input)),
+    // Memberships are access: adding or removing one is refused while impersonating.
+    .mutation(({ ctx, input }) => {
+      refuseWhileImpersonating(ctx.auth);
+      return tenantServices(ctx.deps).members.add(memberActor(ctx), input);
+    }),
 
   UpdateTenantMemberAsync: authedProcedure
     .meta({ permission: permission('saas:tenant-member:update'), summary: "Changes a membership's type, status or validity; one that no longer admits its user ends the user's sessions here" })
@@ -112,6 +121,7 @@ export const tenantMemberRouter = router({
     .input(idQuery)
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
+      refuseWhileImpersonating(ctx.auth);
       await tenantServices(ctx.deps).members.remove(memberActor(ctx), input.id);
       return true;
     }),
