@@ -16,9 +16,10 @@ import type { EphemeralStore } from './store.js';
 export interface InvalidatingCache<V> {
   /**
    * The cached value, or the loaded one. A hit answers synchronously (no promise is made): it
-   * is on the path of every authenticated request. Callers `await` either way.
+   * is on the path of every authenticated request. Callers `await` either way. A loaded value
+   * is kept unless `keep` says no.
    */
-  get(key: string, tags: readonly string[], load: () => Promise<V>): V | Promise<V>;
+  get(key: string, tags: readonly string[], load: () => Promise<V>, keep?: (value: V) => boolean): V | Promise<V>;
   /** Drops entries with the tag on every node; `*` drops everything. */
   invalidate(tag: string): Promise<void>;
   /**
@@ -58,13 +59,13 @@ export function createInvalidatingCache<V>(options: InvalidatingCacheOptions): I
   };
 
   return {
-    get(key, tags, load) {
+    get(key, tags, load, keep) {
       const now = clock.nowMs();
       const hit = entries.get(key);
       if (hit && hit.expires > now) return hit.value;
       const startedAt = epoch;
       return load().then((value) => {
-        if (epoch === startedAt) {
+        if (epoch === startedAt && (!keep || keep(value))) {
           entries.delete(key);
           if (entries.size >= max) entries.delete(entries.keys().next().value!);
           entries.set(key, { value, tags, expires: now + ttlMs });

@@ -30,8 +30,12 @@ export interface CredentialEntry {
 }
 
 export interface CredentialDirectory {
-  /** The credential of an AppKey, or null. Synchronous on a cache hit (every signed request asks). */
-  find(appKey: string): CredentialEntry | null | Promise<CredentialEntry | null>;
+  /**
+   * The credential of an AppKey, or null. Synchronous on a cache hit (every signed request
+   * asks). `beforeLoad` runs before a database lookup and may refuse it by throwing (the
+   * signature check throttles lookups of keys it has not seen, per client address).
+   */
+  find(appKey: string, beforeLoad?: () => Promise<void>): CredentialEntry | null | Promise<CredentialEntry | null>;
   /** Seals a new secret for storage. */
   seal(secret: string, appKey: string): { ciphertext: string; keyId: string };
   /** After any change to a credential (rotate, status, delete): every node drops its copy. */
@@ -123,10 +127,20 @@ export function createCredentialDirectory(deps: CredentialDirectoryDeps): Creden
   }
 
   return {
-    find(appKey) {
+    find(appKey, beforeLoad) {
       if (!APP_KEY.test(appKey)) return null;
       const tags = [`apikey:${appKey}`];
-      return cache.get(appKey, tags, () => load(appKey, tags));
+      return cache.get(
+        appKey,
+        tags,
+        async () => {
+          await beforeLoad?.();
+          return load(appKey, tags);
+        },
+        // Unknown keys are not kept: a flood of made-up keys would push real credentials out of
+        // the cache. Their lookups are throttled instead (beforeLoad).
+        (entry) => entry !== null,
+      );
     },
     seal: (secret, appKey) => box.seal(secret, appKey),
     changed: (appKey) => cache.invalidate(`apikey:${appKey}`),

@@ -36,6 +36,10 @@ export const openApiErrors = defineErrors('openApi', {
     status: 403,
     text: { 'zh-CN': '请求 IP 不在白名单内。', 'zh-TW': '請求 IP 不在白名單內。', 'en-US': "The client address is not on the credential's allow-list.", 'ja-JP': 'クライアントの IP アドレスが許可リストにありません。', 'ko-KR': '클라이언트 IP가 허용 목록에 없습니다.', 'de-DE': 'Die Client-Adresse steht nicht auf der Positivliste des Zugangs.', 'hi-IN': 'क्लाइंट पता क्रेडेंशियल की अनुमति सूची में नहीं है।' },
   },
+  TOO_MANY_KEY_LOOKUPS: {
+    status: 429,
+    text: { 'zh-CN': '未知 AccessKey 的请求过多，请 {seconds} 秒后再试。', 'zh-TW': '未知 AccessKey 的請求過多，請 {seconds} 秒後再試。', 'en-US': 'Too many requests with unknown access keys; try again in {seconds} seconds.', 'ja-JP': '不明なアクセスキーによるリクエストが多すぎます。{seconds} 秒後に再試行してください。', 'ko-KR': '알 수 없는 액세스 키로 요청이 너무 많습니다. {seconds}초 후에 다시 시도하세요.', 'de-DE': 'Zu viele Anfragen mit unbekannten Zugriffsschlüsseln; versuchen Sie es in {seconds} Sekunden erneut.', 'hi-IN': 'अज्ञात एक्सेस कुंजियों वाले बहुत अधिक अनुरोध; {seconds} सेकंड बाद पुनः प्रयास करें।' },
+  },
   REPLAYED: {
     status: 409,
     text: { 'zh-CN': '检测到重复请求（X-Nonce 已使用）。', 'zh-TW': '偵測到重複請求（X-Nonce 已使用）。', 'en-US': 'Replayed request: this X-Nonce was already used.', 'ja-JP': '重複したリクエストです。この X-Nonce は使用済みです。', 'ko-KR': '중복 요청입니다. 이 X-Nonce는 이미 사용되었습니다.', 'de-DE': 'Wiederholte Anfrage: Diese X-Nonce wurde bereits verwendet.', 'hi-IN': 'दोहराया गया अनुरोध: यह X-Nonce पहले ही उपयोग हो चुका है।' },

@@ -4,6 +4,7 @@ import { appError, isAppError } from '../../errors/app-error.js';
 import { isJsonContentType, readBodyLimited, type NodeBodySource } from '../../http/body.js';
 import type { HonoEnv } from '../../http/request-context.js';
 import { respondError } from '../../http/respond.js';
+import { hitRateLimit } from '../../stores/rate-limit.js';
 import { addressAllowed, type CredentialEntry } from '../credentials/directory.js';
 import { aesKey, decryptBody, encryptBody, parseEncryptAlgorithm } from './body-crypto.js';
 import { openApiErrors } from './errors.js';
@@ -39,6 +40,8 @@ const SIGN_ALGORITHMS = new Set<string>(['HMACSHA256', 'HMACSHA512', 'HMACSHA1',
 const CONTENT_ALGORITHMS = new Set<string>(['SHA256', 'SHA512', 'MD5']);
 const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
 const EMPTY = new Uint8Array(0);
+/** Database lookups of uncached access keys a client address may cause per minute. */
+const KEY_LOOKUPS_PER_MINUTE = 60;
 
 /** Signed requests of protected paths outside /api, for the handlers behind the middleware (/trpc). */
 const signedRequests = new WeakMap<Request, SignedRequest>();
@@ -118,6 +121,16 @@ export function createOpenApiGate(deps: AppDeps): OpenApiGate {
     return matchesDigest(presented, hmac(algorithm, entry.secret!, text));
   }
 
+  /**
+   * Lookups of access keys this node has not cached go to the database; a client sending made-up
+   * keys would otherwise turn each request into a query. A partner's own key is looked up at
+   * most once a minute per node, far below the limit.
+   */
+  async function throttleLookup(ip: string): Promise<void> {
+    const { allowed, retryAfterSeconds } = await hitRateLimit(deps.store, `openapi:key-lookup:${ip}`, KEY_LOOKUPS_PER_MINUTE, 60_000);
+    if (!allowed) throw appError(openApiErrors.TOO_MANY_KEY_LOOKUPS, { params: { seconds: retryAfterSeconds }, headers: { 'Retry-After': String(retryAfterSeconds) } });
+  }
+
   async function readBody(c: Context<HonoEnv>, header: (name: string) => string | undefined): Promise<Uint8Array> {
     const length = header('content-length');
     if ((length === undefined || length === '0') && header('transfer-encoding') === undefined) return EMPTY;
@@ -149,10 +162,11 @@ export function createOpenApiGate(deps: AppDeps): OpenApiGate {
     if (Math.abs(nowMs / 1000 - seconds) > toleranceSeconds) throw appError(openApiErrors.TIMESTAMP_EXPIRED, { params: { seconds: toleranceSeconds } });
     if (!NONCE.test(nonce)) throw appError(openApiErrors.NONCE_INVALID, { params: { max: 128 } });
 
-    const found = deps.credentials.find(accessKey);
+    const ip = c.get('info').ip;
+    const found = deps.credentials.find(accessKey, () => throttleLookup(ip));
     const entry = found instanceof Promise ? await found : found;
     if (!entry || !entry.usable || (entry.expiresMs !== null && entry.expiresMs <= nowMs)) throw appError(openApiErrors.ACCESS_KEY_INVALID);
-    if (!addressAllowed(entry.allowList, c.get('info').ip)) throw appError(openApiErrors.IP_NOT_ALLOWED);
+    if (!addressAllowed(entry.allowList, ip)) throw appError(openApiErrors.IP_NOT_ALLOWED);
 
     const algorithm = signAlgorithm(header('x-sign-algorithm'), entry);
     const contentAlg = contentAlgorithm(header('x-content-sign-algorithm'));

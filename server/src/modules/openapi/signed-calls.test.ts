@@ -395,3 +395,29 @@ describe('replay races', () => {
     expect(results.filter((s) => s === 409)).toHaveLength(19);
   });
 });
+
+describe('made-up access keys', () => {
+  let own: TestServer;
+  let known: IssuedCredential;
+  beforeAll(async () => {
+    own = await startSignedServer();
+    known = await issueCredential(own);
+    // Cached by a first call: a known key is answered without asking the database again.
+    expect((await signedCall(own, known, ping)).status).toBe(200);
+  });
+  afterAll(() => own.close());
+
+  it('lets a client address look up 60 uncached keys a minute, then answers 429; cached keys go on', async () => {
+    // The known key's first lookup (above) was one of the 60. All at once: the limit then lets
+    // one more through per second, which a slow sequence of calls would reach.
+    const results = await Promise.all(Array.from({ length: 61 }, (_, i) => signedCall(own, { appKey: `ak_madeup${i}x${Date.now()}`, appSecret: 'sk_x' }, { ...ping, headers: en })));
+    expect(results.filter((r) => r.status === 401)).toHaveLength(59);
+    const refusedAll = results.filter((r) => r.status !== 401);
+    expect(refusedAll).toHaveLength(2);
+    for (const refused of refusedAll) {
+      expectFailure(refused, 429, /unknown access keys/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    expect((await signedCall(own, known, ping)).status).toBe(200);
+  });
+});
