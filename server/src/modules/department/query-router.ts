@@ -3,7 +3,7 @@ import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { canOf, withKeyword } from '../permission/admin-scope.js';
-import { departmentDetailOf, departmentPageOf, departmentService, enabledDepartmentsOf, toTreeNode } from './router.js';
+import { departmentDetailOf, departmentPageOf, departmentTreeOf, enabledDepartmentsOf } from './router.js';
 import { departmentDetail, departmentPage, departmentPageInput, departmentTreeNode, enabledDepartment } from './schemas.js';
 
 /** /api/DepartmentQuery: reads of the caller's context's departments (another tenant's: not found). */
@@ -26,7 +26,7 @@ export const departmentQueryRouter = router({
   GetDepartmentTreeAsync: authedProcedure
     .meta({ permission: permission('saas:department:read'), summary: 'The whole department tree, siblings by sort then name' })
     .output(z.array(departmentTreeNode))
-    .query(async ({ ctx }) => (await departmentService(ctx.deps).tree(ctx.auth.tenantId)).map(toTreeNode)),
+    .query(({ ctx }) => departmentTreeOf(ctx.deps, ctx.auth.tenantId)),
 
   GetEnabledDepartmentsAsync: authedProcedure
     .meta({ permission: permission('saas:department:read'), summary: 'Enabled departments, flat, for pickers' })

@@ -1,18 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestTenant, createTestUser } from '../../testing/auth-fixtures.js';
+import { createTestTenant, createTestUser, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
 import { auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
+import { expectAuthors } from '../user/authors-test-kit.js';
 
 let server: TestServer;
 let api: AdminApi;
 let tenantId: bigint;
 let adminId: bigint;
+let creator: TestUser;
 beforeAll(async () => {
   server = await startAdminServer();
   let admin;
   ({ api, tenantId, user: admin } = await tenantWithAdmin(server));
   adminId = admin.id;
+  creator = admin;
 });
 afterAll(() => server.close());
 
@@ -110,4 +113,23 @@ describe('department audit', () => {
     expect((await reader.post('/api/Department/Department', { departmentName: 'Not allowed' })).status).toBe(403);
     expect(await audit()).toEqual([]);
   });
+});
+
+type Node = { basicId: string; children: Node[] };
+const flatten = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
+
+describe('department authors', () => {
+  it('names who created and who last changed a department (id and user name), in the detail, the page and the tree', () =>
+    expectAuthors({
+      server,
+      tenantId,
+      creator: { user: creator, api },
+      create: (as, n) => as.post('/api/Department/Department', { departmentName: `Authored ${n}`, departmentCode: `authored-${n}` }),
+      update: (as, id) => as.put('/api/Department/Department', { basicId: id, remark: 'edited' }),
+      detail: (as, id) => as.get('/api/DepartmentQuery/DepartmentDetail', { id }),
+      lists: [
+        async (as) => (await as.post('/api/DepartmentQuery/DepartmentPage', { keyword: 'authored' })).body.data.items,
+        async (as) => flatten((await as.get('/api/DepartmentQuery/DepartmentTree')).body.data),
+      ],
+    }));
 });

@@ -8,6 +8,7 @@ import { zQueryId } from '../../rpc/wire.js';
 import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { EnableStatus, idOrNull, idOut, nameIn, requireContextUser, type AuthedContext } from '../permission/admin-scope.js';
+import { authorsOf, type Authors } from '../user/authors.js';
 import { departmentList } from './department-list.js';
 import { DepartmentType } from './enums.js';
 import { createDepartmentInput, departmentDetail, departmentStatusInput, updateDepartmentInput, type DepartmentItem, type DepartmentTreeNode } from './schemas.js';
@@ -22,7 +23,7 @@ export function departmentService(deps: AppDeps): DepartmentService {
   return s;
 }
 
-export function toDepartmentItem(d: Department): DepartmentItem {
+export function toDepartmentItem(d: Department, authors: Authors): DepartmentItem {
   return {
     basicId: idOut(d.id),
     parentId: idOrNull(d.parentId),
@@ -38,24 +39,39 @@ export function toDepartmentItem(d: Department): DepartmentItem {
     remark: d.remark,
     version: d.version,
     createdTime: d.createdTime,
-    createdBy: idOrNull(d.createdBy),
     modifiedTime: d.modifiedTime,
-    modifiedBy: idOrNull(d.modifiedBy),
+    ...authors(d),
   };
 }
 
-export function toTreeNode(node: DepartmentNode): DepartmentTreeNode {
-  return { ...toDepartmentItem(node), children: node.children.map(toTreeNode) };
+function toTreeNode(node: DepartmentNode, authors: Authors): DepartmentTreeNode {
+  return { ...toDepartmentItem(node, authors), children: node.children.map((child) => toTreeNode(child, authors)) };
+}
+
+/** The whole tree of the tenant, with one lookup for the authors of every department in it. */
+export async function departmentTreeOf(deps: AppDeps, tenantId: bigint): Promise<DepartmentTreeNode[]> {
+  const roots = await departmentService(deps).tree(tenantId);
+  const all: Department[] = [];
+  const collect = (node: DepartmentNode): void => {
+    all.push(node);
+    node.children.forEach(collect);
+  };
+  roots.forEach(collect);
+  const authors = await authorsOf(deps.db, all);
+  return roots.map((root) => toTreeNode(root, authors));
 }
 
 /** One department with its path from the root (the closure's self pair). */
 export async function departmentDetailOf(deps: AppDeps, tenantId: bigint, id: bigint) {
   const row = await departmentService(deps).get(tenantId, id);
-  const [self] = await deps.db
-    .select({ path: departmentHierarchy.path, pathName: departmentHierarchy.pathName })
-    .from(departmentHierarchy)
-    .where(and(eq(departmentHierarchy.tenantId, tenantId), eq(departmentHierarchy.ancestorId, id), eq(departmentHierarchy.descendantId, id)));
-  return { ...toDepartmentItem(row), path: self?.path, pathName: self?.pathName };
+  const [[self], authors] = await Promise.all([
+    deps.db
+      .select({ path: departmentHierarchy.path, pathName: departmentHierarchy.pathName })
+      .from(departmentHierarchy)
+      .where(and(eq(departmentHierarchy.tenantId, tenantId), eq(departmentHierarchy.ancestorId, id), eq(departmentHierarchy.descendantId, id))),
+    authorsOf(deps.db, [row]),
+  ]);
+  return { ...toDepartmentItem(row, authors), path: self?.path, pathName: self?.pathName };
 }
 
 /** 0 and null both mean "no parent" (the original sends either for a root). */
@@ -131,7 +147,9 @@ export async function departmentPageOf(deps: AppDeps, tenantId: bigint, request:
     can,
     select: (q) => q.select().from(departments).$dynamic(),
   });
-  return { ...result, items: result.items.map(toDepartmentItem) };
+  // One lookup for the authors of the whole page.
+  const authors = await authorsOf(deps.db, result.items);
+  return { ...result, items: result.items.map((d) => toDepartmentItem(d, authors)) };
 }
 
 /** Enabled departments of the tenant, flat, for pickers. */

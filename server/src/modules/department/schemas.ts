@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
 import { zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
 import { EnableStatus, zKeyword } from '../permission/admin-scope.js';
+import { authorShape } from '../user/authors.js';
 import { DepartmentType } from './enums.js';
 
 /** Request and response shapes of /api/Department and /api/DepartmentQuery (the original's names). */
@@ -59,9 +60,9 @@ const departmentShape = {
   remark: z.string().nullable().optional(),
   version: z.number().int(),
   createdTime: zDateTimeOut(),
-  createdBy: zIdOut().nullable().optional(),
   modifiedTime: zDateTimeOut().nullable().optional(),
-  modifiedBy: zIdOut().nullable().optional(),
+  /** Ids and user names of the author and of the last modifier (list and tree items carry them too). */
+  ...authorShape,
 };
 
 export const departmentDetail = z.object({

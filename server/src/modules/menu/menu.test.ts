@@ -1,21 +1,24 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { menus } from '../../../../db/schema/index.js';
-import { createSuperAdmin, loginAs } from '../../testing/auth-fixtures.js';
+import { createSuperAdmin, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
 import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
+import { expectAuthors } from '../user/authors-test-kit.js';
 
 let server: TestServer;
 let api: AdminApi;
 let tenantId: bigint;
 let adminId: bigint;
+let creator: TestUser;
 let systemMenuId: string;
 beforeAll(async () => {
   server = await startAdminServer();
   let admin;
   ({ api, tenantId, user: admin } = await tenantWithAdmin(server));
   adminId = admin.id;
+  creator = admin;
   const [system] = await server.runtime.deps.db.select({ id: menus.id }).from(menus).where(and(eq(menus.tenantId, 0n), eq(menus.menuCode, 'system')));
   systemMenuId = String(system!.id);
 });
@@ -117,5 +120,30 @@ describe('menu audit', () => {
 
     const deleted = await api.del('/api/Menu/Menu', { id });
     expect(await audit()).toEqual([entry(deleted, 'MenuDeleted', id, { menuCode: 'audit-log' })]);
+  });
+});
+
+type Node = { basicId: string; children: Node[] };
+const flatten = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
+
+describe('menu authors', () => {
+  it('names who created and who last changed a menu (id and user name), in the detail, the page, the list and the tree; nobody for seeded ones', async () => {
+    await expectAuthors({
+      server,
+      tenantId,
+      creator: { user: creator, api },
+      create: (as, n) => as.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: `authored-${n}`, menuName: `Authored ${n}` }),
+      update: (as, id) => as.put('/api/Menu/Menu', { basicId: id, remark: 'edited' }),
+      detail: (as, id) => as.get('/api/MenuQuery/MenuDetail', { id }),
+      lists: [
+        async (as) => (await as.post('/api/MenuQuery/MenuPage', { keyword: 'authored' })).body.data.items,
+        async (as) => (await as.get('/api/MenuQuery/MenuList')).body.data,
+        async (as) => flatten((await as.get('/api/MenuQuery/MenuTree')).body.data),
+      ],
+    });
+    // The seeded global menus were written by the system: no author to name.
+    const system = (await api.get('/api/MenuQuery/MenuDetail', { id: systemMenuId })).body.data;
+    expect(system.menuCode).toBe('system');
+    for (const key of ['createdId', 'createdBy', 'modifiedId', 'modifiedBy']) expect(system).not.toHaveProperty(key);
   });
 });

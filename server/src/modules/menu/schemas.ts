@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
 import { defineEnum, zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
 import { EnableStatus, zKeyword } from '../permission/admin-scope.js';
+import { authorShape } from '../user/authors.js';
 
 /** Menus are UI structure only: a directory, a page, a button or an external link. */
 export const MenuType = defineEnum('MenuType', { Directory: 0, Menu: 1, Button: 2, ExternalLink: 3 });
@@ -75,6 +76,8 @@ const menuShape = {
   version: z.number().int(),
   createdTime: zDateTimeOut(),
   modifiedTime: zDateTimeOut().nullable().optional(),
+  /** Ids and user names of the author and of the last modifier (list and tree items carry them too). */
+  ...authorShape,
 };
 export const menuDetail = z.object(menuShape);
 export type MenuDetail = z.infer<typeof menuDetail>;

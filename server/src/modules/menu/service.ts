@@ -8,6 +8,7 @@ import { definePagedList, type PagedRequest } from '../../query/index.js';
 import { auditChange, fieldsOf, type Actor } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
 import { EnableStatus, checkVersion, idOrNull, idOut, nameIn, resolvePermissions } from '../permission/admin-scope.js';
+import { authorsOf, type Authors } from '../user/authors.js';
 import { menuErrors } from './errors.js';
 import { MenuType, type CreateMenuInput, type MenuDetail, type MenuTreeNode, type UpdateMenuInput } from './schemas.js';
 
@@ -44,7 +45,7 @@ export const menuList = definePagedList({
 const select = (q: Executor) => q.select({ menu: menus, permissionCode: permissions.code }).from(menus).leftJoin(permissions, eq(permissions.id, menus.permissionId)).$dynamic();
 const flat = (r: { menu: Menu; permissionCode: string | null }): Row => ({ ...r.menu, permissionCode: r.permissionCode });
 
-function toDetail(m: Row): MenuDetail {
+function toDetail(m: Row, authors: Authors): MenuDetail {
   return {
     basicId: idOut(m.id),
     parentId: idOrNull(m.parentId),
@@ -73,7 +74,14 @@ function toDetail(m: Row): MenuDetail {
     version: m.version,
     createdTime: m.createdTime,
     modifiedTime: m.modifiedTime,
+    ...authors(m),
   };
+}
+
+/** Rows as details, with one lookup for the authors of them all. */
+async function detailsOf(db: Executor, rows: readonly Row[]): Promise<MenuDetail[]> {
+  const authors = await authorsOf(db, rows);
+  return rows.map((r) => toDetail(r, authors));
 }
 
 async function findReadable(db: Executor, tenantId: bigint, id: bigint): Promise<Row | undefined> {
@@ -85,6 +93,12 @@ async function requireReadable(db: Executor, tenantId: bigint, id: bigint): Prom
   const row = await findReadable(db, tenantId, id);
   if (!row) throw appError(menuErrors.NOT_FOUND, { params: { id: String(id) } });
   return row;
+}
+
+/** One readable menu as a detail, its author names resolved (404 when missing). */
+async function detailOf(db: Executor, tenantId: bigint, id: bigint): Promise<MenuDetail> {
+  const row = await requireReadable(db, tenantId, id);
+  return toDetail(row, await authorsOf(db, [row]));
 }
 
 /** A menu the context may change: its own. A global one seen from a tenant answers 403. */
@@ -146,7 +160,7 @@ export function createMenuService(deps: Deps) {
     const rows = await select(db)
       .where(and(readable(tenantId), filters.menuType ? eq(menus.menuType, filters.menuType) : undefined, filters.status ? eq(menus.status, filters.status) : undefined))
       .orderBy(asc(menus.sort), asc(menus.menuCode), asc(menus.id));
-    return rows.map((r) => toDetail(flat(r)));
+    return detailsOf(db, rows.map(flat));
   }
 
   /** Every write records one entry on the menu, in its transaction. */
@@ -165,7 +179,7 @@ export function createMenuService(deps: Deps) {
         await tx.insert(menus).values({ ...pick(input), id, tenantId, parentId, menuType: input.menuType, menuCode: input.menuCode, menuName: input.menuName, permissionId: permissionId ?? null, createdTime: clock.now(), createdBy: actorId });
         await audit(tx, actor, 'MenuCreated', { id, menuCode: input.menuCode }, { menuType: input.menuType, parentId: idOrNull(parentId), permissionId: idOrNull(permissionId) });
       });
-      return toDetail(await requireReadable(db, tenantId, id));
+      return detailOf(db, tenantId, id);
     },
 
     async update(actor: Actor, input: UpdateMenuInput): Promise<MenuDetail> {
@@ -181,7 +195,7 @@ export function createMenuService(deps: Deps) {
         await updateVersioned(tx, menus, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actorId }, eq(menus.tenantId, tenantId));
         await audit(tx, actor, 'MenuUpdated', current, { fields: fieldsOf(values) });
       });
-      return toDetail(await requireReadable(db, tenantId, input.basicId));
+      return detailOf(db, tenantId, input.basicId);
     },
 
     async setStatus(actor: Actor, id: bigint, status: string, version?: number): Promise<MenuDetail> {
@@ -192,7 +206,7 @@ export function createMenuService(deps: Deps) {
         await updateVersioned(tx, menus, id, current.version, { status, modifiedTime: clock.now(), modifiedBy: actorId }, eq(menus.tenantId, tenantId));
         await audit(tx, actor, 'MenuStatusChanged', current, { from: current.status, to: status });
       });
-      return toDetail(await requireReadable(db, tenantId, id));
+      return detailOf(db, tenantId, id);
     },
 
     /** Soft-deletes a menu without live sub-menus. */
@@ -210,7 +224,7 @@ export function createMenuService(deps: Deps) {
     },
 
     async detail(tenantId: bigint, id: bigint): Promise<MenuDetail> {
-      return toDetail(await requireReadable(db, tenantId, id));
+      return detailOf(db, tenantId, id);
     },
 
     async page(tenantId: bigint, request: PagedRequest, filters: { menuType?: string | null; status?: string | null; parentId?: bigint | null }, can: (code: string) => boolean) {
@@ -225,7 +239,7 @@ export function createMenuService(deps: Deps) {
         can,
         select,
       });
-      return { ...result, items: result.items.map((r) => toDetail(flat(r))) };
+      return { ...result, items: await detailsOf(db, result.items.map(flat)) };
     },
 
     list,

@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
 import { auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
+import { expectAuthors } from '../user/authors-test-kit.js';
 
 let server: TestServer;
 let api: AdminApi;
 let tenantId: bigint;
 let adminId: bigint;
+let creator: TestUser;
 beforeAll(async () => {
   server = await startAdminServer();
   let admin;
   ({ api, tenantId, user: admin } = await tenantWithAdmin(server));
   adminId = admin.id;
+  creator = admin;
 });
 afterAll(() => server.close());
 
@@ -73,4 +77,17 @@ describe('position audit', () => {
     expect((await api.del('/api/Position/Position', { id })).status).toBe(404);
     expect(await audit()).toEqual([]);
   });
+});
+
+describe('position authors', () => {
+  it('names who created and who last changed a position (id and user name), in the detail and the page', () =>
+    expectAuthors({
+      server,
+      tenantId,
+      creator: { user: creator, api },
+      create: (as, n) => as.post('/api/Position/Position', { positionCode: `authored-${n}`, positionName: `Authored ${n}` }),
+      update: (as, id) => as.put('/api/Position/Position', { basicId: id, remark: 'edited' }),
+      detail: (as, id) => as.get('/api/PositionQuery/PositionDetail', { id }),
+      lists: [async (as) => (await as.post('/api/PositionQuery/PositionPage', { keyword: 'authored' })).body.data.items],
+    }));
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
 import { zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
 import { EnableStatus, zKeyword } from '../permission/admin-scope.js';
+import { authorShape } from '../user/authors.js';
 
 /** Request and response shapes of /api/Position and /api/PositionQuery (the original's names). */
 
@@ -34,9 +35,9 @@ export const positionDetail = z.object({
   remark: z.string().nullable().optional(),
   version: z.number().int(),
   createdTime: zDateTimeOut(),
-  createdBy: zIdOut().nullable().optional(),
   modifiedTime: zDateTimeOut().nullable().optional(),
-  modifiedBy: zIdOut().nullable().optional(),
+  /** Ids and user names of the author and of the last modifier (list items carry them too). */
+  ...authorShape,
 });
 
 export const positionPageInput = pagedRequest({ keyword: zKeyword(), status: EnableStatus.schema().nullish() });

@@ -7,7 +7,8 @@ import { updateVersioned } from '../../infra/db/versioned.js';
 import { definePagedList, type PagedRequest } from '../../query/index.js';
 import { auditChange, fieldsOf, type Actor } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
-import { EnableStatus, checkVersion, idOrNull, idOut, nameIn } from '../permission/admin-scope.js';
+import { EnableStatus, checkVersion, idOut, nameIn } from '../permission/admin-scope.js';
+import { authorsOf, type Authors } from '../user/authors.js';
 import { positionErrors } from './errors.js';
 import type { CreatePositionInput, UpdatePositionInput } from './schemas.js';
 
@@ -37,7 +38,7 @@ async function requirePosition(db: Executor, tenantId: bigint, id: bigint): Prom
   return row;
 }
 
-function toDetail(p: Position) {
+function toDetail(p: Position, authors: Authors) {
   return {
     basicId: idOut(p.id),
     positionCode: p.positionCode,
@@ -47,10 +48,15 @@ function toDetail(p: Position) {
     remark: p.remark,
     version: p.version,
     createdTime: p.createdTime,
-    createdBy: idOrNull(p.createdBy),
     modifiedTime: p.modifiedTime,
-    modifiedBy: idOrNull(p.modifiedBy),
+    ...authors(p),
   };
+}
+
+/** One live position of the tenant as a detail, its author names resolved (404 when missing). */
+async function detailOf(db: Executor, tenantId: bigint, id: bigint) {
+  const position = await requirePosition(db, tenantId, id);
+  return toDetail(position, await authorsOf(db, [position]));
 }
 
 /**
@@ -91,7 +97,7 @@ export function createPositionService(deps: Deps) {
         });
         await auditChange(tx, deps, actor, 'PositionCreated', { type: 'Position', id }, { positionCode: input.positionCode, positionName: input.positionName });
       });
-      return toDetail(await requirePosition(db, actor.tenantId, id));
+      return detailOf(db, actor.tenantId, id);
     },
 
     async update(actor: Actor, input: UpdatePositionInput) {
@@ -99,12 +105,12 @@ export function createPositionService(deps: Deps) {
       const values: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(fields)) if (value !== undefined) values[key] = value;
       await change(actor, basicId, version, values, 'PositionUpdated', () => ({ fields: fieldsOf(values) }));
-      return toDetail(await requirePosition(db, actor.tenantId, basicId));
+      return detailOf(db, actor.tenantId, basicId);
     },
 
     async setStatus(actor: Actor, id: bigint, status: string, version?: number) {
       await change(actor, id, version, { status }, 'PositionStatusChanged', (current) => ({ from: current.status, to: status }));
-      return toDetail(await requirePosition(db, actor.tenantId, id));
+      return detailOf(db, actor.tenantId, id);
     },
 
     /** Soft delete; links of users to the position stay and read as "no position". */
@@ -114,7 +120,7 @@ export function createPositionService(deps: Deps) {
     },
 
     async detail(tenantId: bigint, id: bigint) {
-      return toDetail(await requirePosition(db, tenantId, id));
+      return detailOf(db, tenantId, id);
     },
 
     async page(tenantId: bigint, request: PagedRequest, status: string | null | undefined, can: (code: string) => boolean) {
@@ -124,7 +130,9 @@ export function createPositionService(deps: Deps) {
         can,
         select: (q) => q.select().from(positions).$dynamic(),
       });
-      return { ...result, items: result.items.map(toDetail) };
+      // One lookup for the authors of the whole page.
+      const authors = await authorsOf(db, result.items);
+      return { ...result, items: result.items.map((p) => toDetail(p, authors)) };
     },
 
     async enabled(tenantId: bigint) {

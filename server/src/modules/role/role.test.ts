@@ -1,20 +1,23 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departments, permissions, rolePermissions, roles, userRoles } from '../../../../db/schema/index.js';
-import { createSuperAdmin, createTestTenant, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
+import { createSuperAdmin, createTestTenant, createTestUser, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
 import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, TENANT_ADMIN_CODES, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
+import { expectAuthors } from '../user/authors-test-kit.js';
 
 let server: TestServer;
 let tenantId: bigint;
 let api: AdminApi;
 let adminId: bigint;
+let creator: TestUser;
 beforeAll(async () => {
   server = await startAdminServer();
   let admin;
   ({ tenantId, api, user: admin } = await tenantWithAdmin(server));
   adminId = admin.id;
+  creator = admin;
 });
 afterAll(() => server.close());
 
@@ -287,4 +290,17 @@ describe('audit', () => {
     expect((await reader.put('/api/Role/RoleStatus', { basicId: a.basicId, status: 'Disabled' })).status).toBe(403);
     expect(await audit()).toEqual([]);
   });
+});
+
+describe('role authors', () => {
+  it('names who created and who last changed a role (id and user name), in the detail and the page', () =>
+    expectAuthors({
+      server,
+      tenantId,
+      creator: { user: creator, api },
+      create: (as, n) => as.post('/api/Role/Role', { roleCode: code('authored'), roleName: `Authored ${n}` }),
+      update: (as, id) => as.put('/api/Role/Role', { basicId: id, remark: 'edited' }),
+      detail: (as, id) => as.get('/api/RoleQuery/RoleDetail', { id }),
+      lists: [async (as) => (await as.post('/api/RoleQuery/RolePage', { keyword: 'authored' })).body.data.items],
+    }));
 });

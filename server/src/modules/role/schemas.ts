@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
 import { zDateTimeOut, zId, zIdOut, zQueryId } from '../../rpc/wire.js';
 import { EnableStatus, zKeyword } from '../permission/admin-scope.js';
+import { authorShape } from '../user/authors.js';
 import { DataScope, RoleType } from './enums.js';
 
 /** Request and response shapes of /api/Role and /api/RoleQuery (the original's field names). */
@@ -66,9 +67,9 @@ export const roleDetail = z.object({
   remark: z.string().nullable().optional(),
   version: z.number().int(),
   createdTime: zDateTimeOut(),
-  createdBy: zIdOut().nullable().optional(),
   modifiedTime: zDateTimeOut().nullable().optional(),
-  modifiedBy: zIdOut().nullable().optional(),
+  /** Ids and user names of the author and of the last modifier (list items carry them too). */
+  ...authorShape,
 });
 
 export const rolePageInput = pagedRequest({

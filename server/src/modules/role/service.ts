@@ -9,7 +9,8 @@ import { auditChange, fieldsOf, type Actor } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
 import { SUPER_ADMIN_ROLE } from '../authz/permission-catalogue.js';
 import { departmentErrors } from '../department/errors.js';
-import { EnableStatus, checkVersion, idOrNull, idOut, invalidateGrants, nameIn } from '../permission/admin-scope.js';
+import { EnableStatus, checkVersion, idOut, invalidateGrants, nameIn } from '../permission/admin-scope.js';
+import { authorsOf, type Authors } from '../user/authors.js';
 import { DataScope, RoleType } from './enums.js';
 import { roleErrors } from './errors.js';
 import { roleList } from './role-list.js';
@@ -73,7 +74,7 @@ function sameIds(a: readonly bigint[], b: readonly bigint[]): boolean {
   return left.size === right.size && [...left].every((id) => right.has(id));
 }
 
-export function toRoleDetail(r: Role) {
+export function toRoleDetail(r: Role, authors: Authors) {
   return {
     basicId: idOut(r.id),
     roleCode: r.roleCode,
@@ -88,10 +89,15 @@ export function toRoleDetail(r: Role) {
     remark: r.remark,
     version: r.version,
     createdTime: r.createdTime,
-    createdBy: idOrNull(r.createdBy),
     modifiedTime: r.modifiedTime,
-    modifiedBy: idOrNull(r.modifiedBy),
+    ...authors(r),
   };
+}
+
+/** One live role of the tenant as a detail, its author names resolved (404 when missing). */
+async function roleDetailOf(db: Executor, tenantId: bigint, id: bigint) {
+  const role = await requireRole(db, tenantId, id);
+  return toRoleDetail(role, await authorsOf(db, [role]));
 }
 
 const live = (tenantId: bigint) => and(eq(roles.tenantId, tenantId), eq(roles.isDeleted, false));
@@ -156,7 +162,7 @@ export function createRoleService(deps: Deps) {
         await audit(tx, scope, 'RoleCreated', id, { roleCode: input.roleCode, roleName: input.roleName, dataScope: scopeName, departmentIds: departmentIds.map(String) });
       });
       // A new role has no holders yet: nothing cached depends on it.
-      return toRoleDetail(await requireRole(db, scope.tenantId, id));
+      return roleDetailOf(db, scope.tenantId, id);
     },
 
     /**
@@ -197,7 +203,7 @@ export function createRoleService(deps: Deps) {
         if (!scopeChanged || Object.keys(others).length) await audit(tx, scope, 'RoleUpdated', current.id, { roleCode: current.roleCode, fields: fieldsOf(others) });
       });
       await invalidateGrants(deps, scope.tenantId);
-      return toRoleDetail(await requireRole(db, scope.tenantId, input.basicId));
+      return roleDetailOf(db, scope.tenantId, input.basicId);
     },
 
     async setStatus(scope: Scope, id: bigint, status: string, version?: number) {
@@ -209,7 +215,7 @@ export function createRoleService(deps: Deps) {
         await audit(tx, scope, 'RoleStatusChanged', id, { roleCode: current.roleCode, from: current.status, to: status });
       });
       await invalidateGrants(deps, scope.tenantId);
-      return toRoleDetail(await requireRole(db, scope.tenantId, id));
+      return roleDetailOf(db, scope.tenantId, id);
     },
 
     /** Soft-deletes a role no user holds any more, and unlinks it from the inheritance graph. */
@@ -230,7 +236,7 @@ export function createRoleService(deps: Deps) {
     },
 
     async detail(tenantId: bigint, id: bigint) {
-      return toRoleDetail(await requireRole(db, tenantId, id));
+      return roleDetailOf(db, tenantId, id);
     },
 
     async page(tenantId: bigint, request: PagedRequest, filters: { status?: string | null; roleType?: string | null; dataScope?: string | null }, can: (code: string) => boolean) {
@@ -245,7 +251,9 @@ export function createRoleService(deps: Deps) {
         can,
         select: (q) => q.select().from(roles).$dynamic(),
       });
-      return { ...result, items: result.items.map(toRoleDetail) };
+      // One lookup for the authors of the whole page.
+      const authors = await authorsOf(db, result.items);
+      return { ...result, items: result.items.map((r) => toRoleDetail(r, authors)) };
     },
 
     async enabled(tenantId: bigint) {
