@@ -1,4 +1,5 @@
 import type { webcrypto } from 'node:crypto';
+import { sm2 } from 'sm-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceSign } from '../../../server/src/modules/openapi/reference-signer.js';
 import { issueCredential, startSignedServer, type IssuedCredential } from '../../../server/src/modules/openapi/test-kit.js';
@@ -61,6 +62,16 @@ describe('createRequestSigner', () => {
     const pkcs8 = Buffer.from(await crypto.subtle.exportKey('pkcs8', pair.privateKey)).toString('base64');
     const fromPem = createRequestSigner({ accessKey: rsa.appKey, algorithm: 'RSASHA256', privateKey: `-----BEGIN PRIVATE KEY-----\n${pkcs8}\n-----END PRIVATE KEY-----` });
     expect((await fromPem.fetch(`${server.url}/api/openapi/Ping`)).status).toBe(200);
+  });
+
+  it("signs SM2 through the partner's own SM2 signer (sm-crypto here)", async () => {
+    const keys = sm2.generateKeyPairHex();
+    const cn = await issueCredential(server, { signatureAlgorithm: 'SM2', publicKey: keys.publicKey }, {}, cred.user);
+    const signer = createRequestSigner({ accessKey: cn.appKey, algorithm: 'SM2', signText: (text) => sm2.doSignature(text, keys.privateKey, { hash: true }) });
+    const res = await signer.fetch(`${server.url}/api/openapi/Echo?q=a%20b`, { method: 'POST', body: '{"n":1}', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: unknown }).data).toEqual({ n: 1 });
+    expect(() => createRequestSigner({ accessKey: cn.appKey, algorithm: 'SM2' })).toThrow(/SM2 needs signText/);
   });
 
   it('plugs into the REST client as its fetch', async () => {

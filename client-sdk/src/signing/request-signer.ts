@@ -16,7 +16,7 @@
 type CryptoLike = typeof globalThis.crypto;
 type SigningKey = Awaited<ReturnType<CryptoLike['subtle']['importKey']>>;
 
-export type SignatureAlgorithm = 'HMACSHA256' | 'HMACSHA512' | 'HMACSHA1' | 'RSASHA256';
+export type SignatureAlgorithm = 'HMACSHA256' | 'HMACSHA512' | 'HMACSHA1' | 'RSASHA256' | 'SM2';
 export type ContentSignAlgorithm = 'SHA256' | 'SHA512';
 export type BodyInput = string | Uint8Array | ArrayBuffer | null | undefined;
 
@@ -27,6 +27,12 @@ export interface RequestSignerOptions {
   secret?: string;
   /** For RSASHA256: a private CryptoKey (RSASSA-PKCS1-v1_5, SHA-256) or a PKCS#8 PEM text. */
   privateKey?: SigningKey | string;
+  /**
+   * For SM2: signs the string to sign with the partner's SM2 private key and answers the
+   * signature (r||s or DER, hex or Base64). WebCrypto has no SM2, so the signer comes from the
+   * partner's SM2 library (for example sm-crypto: `(text) => sm2.doSignature(text, key, { hash: true })`).
+   */
+  signText?: (text: string) => string | Promise<string>;
   /** Default HMACSHA256. */
   algorithm?: SignatureAlgorithm;
   /** Default SHA256. */
@@ -117,9 +123,8 @@ export function createRequestSigner(options: RequestSignerOptions): RequestSigne
   const contentAlgorithm = options.contentAlgorithm ?? 'SHA256';
   const now = options.now ?? Date.now;
   const nonce = options.nonce ?? (() => (options.crypto ?? globalThis.crypto).randomUUID().replaceAll('-', ''));
-  if (algorithm === 'RSASHA256' ? !options.privateKey : !options.secret) {
-    throw new TypeError(algorithm === 'RSASHA256' ? 'RSASHA256 needs privateKey' : `${algorithm} needs secret`);
-  }
+  const needs = algorithm === 'RSASHA256' ? 'privateKey' : algorithm === 'SM2' ? 'signText' : 'secret';
+  if (!options[needs]) throw new TypeError(`${algorithm} needs ${needs}`);
 
   let key: Promise<SigningKey> | undefined;
   const signingKey = () =>
@@ -136,13 +141,18 @@ export function createRequestSigner(options: RequestSignerOptions): RequestSigne
     const timestamp = String(Math.floor(now() / 1000));
     const n = nonce();
     const text = stringToSign(input.method, signedPath(url.pathname), canonicalQuery(url.search), contentSign, timestamp, n);
-    const mac = await subtle.sign(algorithm === 'RSASHA256' ? 'RSASSA-PKCS1-v1_5' : 'HMAC', await signingKey(), encoder.encode(text));
+    const signature =
+      algorithm === 'SM2'
+        ? await options.signText!(text)
+        : await subtle.sign(algorithm === 'RSASHA256' ? 'RSASSA-PKCS1-v1_5' : 'HMAC', await signingKey(), encoder.encode(text)).then((mac) =>
+            algorithm === 'RSASHA256' || options.encoding === 'base64' ? base64(mac) : hex(mac),
+          );
     const headers: Record<string, string> = {
       'X-Access-Key': options.accessKey,
       'X-Timestamp': timestamp,
       'X-Nonce': n,
       'X-Content-Sign': contentSign,
-      'X-Signature': algorithm === 'RSASHA256' || options.encoding === 'base64' ? base64(mac) : hex(mac),
+      'X-Signature': signature,
       'X-Encrypt-Algorithm': 'NONE',
     };
     if (options.sendAlgorithmHeaders || algorithm !== 'HMACSHA256') headers['X-Sign-Algorithm'] = algorithm;
