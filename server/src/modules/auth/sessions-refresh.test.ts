@@ -7,7 +7,7 @@ import type { TestServer } from '../../testing/harness.js';
 import { signJwt } from './jwt.js';
 import { LoginResult } from './login-log.js';
 import { SessionStatus } from './session-state.js';
-import { refreshRows, sessionApi, sessionIdOf, sessionRow, startSessionServer } from './sessions-test-kit.js';
+import { refreshRows, sessionApi, sessionIdOf, sessionRow, startSessionServer, freshLogin as freshLoginOn } from './sessions-test-kit.js';
 
 /** POST /api/Auth/RefreshToken over HTTP: rotation, what it accepts and refuses, reuse, races. */
 
@@ -21,10 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function freshLogin(extra: Record<string, unknown> = {}) {
-  const user = await createTestUser(server.runtime.deps);
-  return { user, token: await loginAs(server, user, extra) };
-}
+const freshLogin = (extra: Record<string, unknown> = {}) => freshLoginOn(server, extra);
 
 describe('RefreshToken', () => {
   it('rotates both tokens, and the old access token then answers 401 token-invalid', async () => {

@@ -7,7 +7,7 @@ import { createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { LoginResult } from './login-log.js';
 import { SessionStatus } from './session-state.js';
-import { DAY_MS, refreshRows, sessionApi, sessionIdOf, sessionRow, startSessionServer } from './sessions-test-kit.js';
+import { DAY_MS, refreshRows, sessionApi, sessionIdOf, sessionRow, startSessionServer, freshLogin as freshLoginOn } from './sessions-test-kit.js';
 
 /** Session status transitions (SPEC "Session status") and how fast a change reaches requests. */
 
@@ -21,10 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function freshLogin(extra: Record<string, unknown> = {}) {
-  const user = await createTestUser(server.runtime.deps);
-  return { user, token: await loginAs(server, user, extra) };
-}
+const freshLogin = (extra: Record<string, unknown> = {}) => freshLoginOn(server, extra);
 
 async function expectLoginExpired(res: Promise<{ status: number; body: { code: number } }>) {
   const { status, body } = await res;

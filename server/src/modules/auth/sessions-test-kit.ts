@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { refreshTokens, userSessions } from '../../../../db/schema/index.js';
 import type { Clock } from '../../infra/clock.js';
-import { claimsOf } from '../../testing/auth-fixtures.js';
+import { claimsOf, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 
 /**
@@ -54,6 +54,12 @@ export async function sessionRow(server: TestServer, accessToken: string) {
 /** The refresh-token rows of the session behind an access token. */
 export function refreshRows(server: TestServer, accessToken: string) {
   return server.runtime.deps.db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, sessionIdOf(accessToken)));
+}
+
+/** A new user, logged in. */
+export async function freshLogin(server: TestServer, extra: Record<string, unknown> = {}) {
+  const user = await createTestUser(server.runtime.deps);
+  return { user, token: await loginAs(server, user, extra) };
 }
 
 export const HOUR_MS = 3_600_000;

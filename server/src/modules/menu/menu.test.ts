@@ -10,15 +10,11 @@ import { expectAuthors } from '../user/authors-test-kit.js';
 let server: TestServer;
 let api: AdminApi;
 let tenantId: bigint;
-let adminId: bigint;
 let creator: TestUser;
 let systemMenuId: string;
 beforeAll(async () => {
   server = await startAdminServer();
-  let admin;
-  ({ api, tenantId, user: admin } = await tenantWithAdmin(server));
-  adminId = admin.id;
-  creator = admin;
+  ({ api, tenantId, user: creator } = await tenantWithAdmin(server));
   const [system] = await server.runtime.deps.db.select({ id: menus.id }).from(menus).where(and(eq(menus.tenantId, 0n), eq(menus.menuCode, 'system')));
   systemMenuId = String(system!.id);
 });
@@ -101,7 +97,7 @@ describe('menus', () => {
 
 describe('menu audit', () => {
   const entry = (call: Call, action: AuditAction, id: string, detail: Record<string, unknown>) =>
-    auditEntry(call, { action, actor: adminId, tenantId, targetType: 'Menu', targetId: id, detail });
+    auditEntry(call, { action, actor: creator.id, tenantId, targetType: 'Menu', targetId: id, detail });
 
   it('records one entry per menu write; refused writes record none', async () => {
     const audit = await watchAudit(server);

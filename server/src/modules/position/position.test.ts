@@ -8,14 +8,10 @@ import { expectAuthors } from '../user/authors-test-kit.js';
 let server: TestServer;
 let api: AdminApi;
 let tenantId: bigint;
-let adminId: bigint;
 let creator: TestUser;
 beforeAll(async () => {
   server = await startAdminServer();
-  let admin;
-  ({ api, tenantId, user: admin } = await tenantWithAdmin(server));
-  adminId = admin.id;
-  creator = admin;
+  ({ api, tenantId, user: creator } = await tenantWithAdmin(server));
 });
 afterAll(() => server.close());
 
@@ -53,7 +49,7 @@ describe('positions', () => {
 
 describe('position audit', () => {
   const entry = (call: Call, action: AuditAction, id: string, detail: Record<string, unknown>) =>
-    auditEntry(call, { action, actor: adminId, tenantId, targetType: 'Position', targetId: id, detail });
+    auditEntry(call, { action, actor: creator.id, tenantId, targetType: 'Position', targetId: id, detail });
 
   it('records one entry per position write; refused writes record none', async () => {
     const audit = await watchAudit(server);
