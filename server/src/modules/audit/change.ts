@@ -15,13 +15,17 @@ import { writeAudit, type AuditAction } from './write.js';
 export interface Actor {
   /** The session's context: the tenant whose data changes (0: the platform's own). */
   tenantId: bigint;
+  /** The session's user (whose rights apply; self-checks compare with it). */
   actorId: bigint;
+  /** The administrator behind an impersonation session: the person who really acts. */
+  impersonatorId?: bigint;
   ip?: string;
   traceId?: string;
 }
 
-export function actorOf(ctx: RequestContext & { auth: AuthContext }): Actor {
-  return { tenantId: ctx.auth.tenantId, actorId: ctx.auth.userId, ip: ctx.ip, traceId: ctx.traceId };
+export function actorOf(ctx: Pick<RequestContext, 'ip' | 'traceId'> & { auth: AuthContext }): Actor {
+  const impersonator = ctx.auth.state.impersonatorUserId;
+  return { tenantId: ctx.auth.tenantId, actorId: ctx.auth.userId, impersonatorId: impersonator === null ? undefined : BigInt(impersonator), ip: ctx.ip, traceId: ctx.traceId };
 }
 
 export interface AuditTarget {
@@ -36,16 +40,17 @@ export interface AuditTarget {
   userId?: bigint;
 }
 
-/** Writes the entry of a change; call it with the change's transaction. */
+/** Writes the entry of a change; call it with the change's transaction. Every module's audit rows go through here. */
 export function auditChange(tx: Executor, deps: Pick<AppDeps, 'ids' | 'clock'>, actor: Actor, action: AuditAction, target: AuditTarget, detail?: Record<string, unknown>): Promise<void> {
   return writeAudit(tx, deps.ids, {
     action,
     tenantId: target.tenantId ?? actor.tenantId,
     userId: target.userId ?? null,
-    actorUserId: actor.actorId,
+    // Under impersonation the trail names the impersonator, and whom they acted as.
+    actorUserId: actor.impersonatorId ?? actor.actorId,
     targetType: target.type,
     targetId: String(target.id),
-    detail,
+    detail: actor.impersonatorId === undefined ? detail : { ...detail, onBehalfOf: String(actor.actorId) },
     ip: actor.ip,
     traceId: actor.traceId,
     at: deps.clock.now(),

@@ -8,7 +8,8 @@ import { appError } from '../../errors/app-error.js';
 import type { Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
 import type { RequestContext } from '../../rpc/context.js';
-import { writeAudit, type AuditAction } from '../audit/write.js';
+import { actorOf as auditActor, auditChange } from '../audit/change.js';
+import type { AuditAction } from '../audit/write.js';
 import type { AuthContext } from '../auth/session-gate.js';
 import { normalizeAlgorithm } from '../openapi/signature.js';
 import { parseAllowList } from './directory.js';
@@ -67,19 +68,8 @@ function actorOf(auth: AuthContext): bigint {
   return auth.state.impersonatorUserId !== null ? BigInt(auth.state.impersonatorUserId) : auth.userId;
 }
 
-async function audit(tx: Transaction, deps: AppDeps, ctx: Ctx, auth: AuthContext, action: AuditAction, row: { id: bigint; appKey: string }, detail: Record<string, unknown> = {}) {
-  await writeAudit(tx, deps.ids, {
-    action,
-    tenantId: auth.tenantId,
-    userId: auth.userId,
-    actorUserId: actorOf(auth),
-    targetType: 'ApiCredential',
-    targetId: String(row.id),
-    detail: { appKey: row.appKey, ...detail },
-    ip: ctx.ip,
-    traceId: ctx.traceId,
-    at: deps.clock.now(),
-  });
+function audit(tx: Transaction, deps: AppDeps, ctx: Ctx, auth: AuthContext, action: AuditAction, row: { id: bigint; appKey: string }, detail: Record<string, unknown> = {}) {
+  return auditChange(tx, deps, auditActor({ ...ctx, auth }), action, { type: 'ApiCredential', id: row.id, userId: auth.userId }, { appKey: row.appKey, ...detail });
 }
 
 async function announce(deps: AppDeps, ctx: Ctx, auth: AuthContext, change: CredentialChange, appKey: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editions, roles, tenantMemberships } from '../../../../db/schema/index.js';
+import { auditEntries, editions, roles, tenantMemberships } from '../../../../db/schema/index.js';
 import { createSuperAdmin, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { adminApi, platformUser, startAdminServer, tenantUser, tenantWithAdmin, TENANT_ADMIN_CODES, type AdminApi, type Call } from '../permission/admin-test-kit.js';
@@ -124,6 +124,12 @@ describe('impersonation', () => {
       expect(res.body.data).toMatch(/impersonat/);
     }
     expect(await deps().db.select().from(tenantMemberships).where(eq(tenantMemberships.id, BigInt(id)))).toHaveLength(1);
+
+    // What an impersonation session may change is audited in the impersonator's name.
+    const department = await as.post('/api/Department/Department', { departmentName: 'Under impersonation' });
+    expect(department.status, JSON.stringify(department.body)).toBe(200);
+    const [entry] = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'DepartmentCreated'), eq(auditEntries.targetId, department.body.data.basicId)));
+    expect(entry).toMatchObject({ actorUserId: bossUser.id, detail: expect.objectContaining({ onBehalfOf: String(target.id) }) });
   });
 
   it("refuses an edition whitelist edit from an impersonation session in the platform state", async () => {

@@ -7,7 +7,8 @@ import type { Executor } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
 import { hashPassword } from '../../infra/password.js';
 import type { RequestContext } from '../../rpc/context.js';
-import { writeAudit, type AuditAction } from '../audit/write.js';
+import { actorOf, auditChange } from '../audit/change.js';
+import type { AuditAction } from '../audit/write.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import type { AuthContext } from '../auth/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
@@ -30,18 +31,7 @@ export type Ctx = RequestContext & { auth: AuthContext };
 
 /** The audit row of a write on a user, in the write's transaction. */
 export function audit(deps: Pick<AppDeps, 'ids' | 'clock'>, tx: Executor, ctx: Ctx, action: AuditAction, target: bigint, detail?: Record<string, unknown>) {
-  return writeAudit(tx, deps.ids, {
-    action,
-    tenantId: ctx.auth.tenantId,
-    userId: target,
-    actorUserId: ctx.auth.userId,
-    targetType: 'User',
-    targetId: String(target),
-    detail,
-    ip: ctx.ip,
-    traceId: ctx.traceId,
-    at: deps.clock.now(),
-  });
+  return auditChange(tx, deps, actorOf(ctx), action, { type: 'User', id: target, userId: target }, detail);
 }
 
 /** A user the caller sees, or 404. */

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { RequestContext } from '../../rpc/context.js';
-import { writeAudit } from '../audit/write.js';
+import { actorOf, auditChange } from '../audit/change.js';
 import type { AuthContext } from '../auth/session-gate.js';
 import { userErrors } from './errors.js';
 import { callerScope, departmentInScope, type CallerScope } from './scope.js';
@@ -32,7 +32,7 @@ export function createUserDepartmentService(deps: AppDeps) {
   const { db, ids, clock } = deps;
 
   const audit = (tx: Executor, ctx: Ctx, userId: bigint, assignmentId: bigint, detail: Record<string, unknown>) =>
-    writeAudit(tx, ids, { action: 'UserDepartmentChanged', tenantId: ctx.auth.tenantId, userId, actorUserId: ctx.auth.userId, targetType: 'UserDepartment', targetId: String(assignmentId), detail, ip: ctx.ip, traceId: ctx.traceId, at: clock.now() });
+    auditChange(tx, deps, actorOf(ctx), 'UserDepartmentChanged', { type: 'UserDepartment', id: assignmentId, userId }, detail);
 
   /** Clears the main flag of the user's other departments in the context. */
   const clearMain = (tx: Executor, tenantId: bigint, userId: bigint, except: bigint) =>

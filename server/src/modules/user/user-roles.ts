@@ -4,7 +4,8 @@ import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { RequestContext } from '../../rpc/context.js';
-import { writeAudit, type AuditAction } from '../audit/write.js';
+import { actorOf, auditChange } from '../audit/change.js';
+import type { AuditAction } from '../audit/write.js';
 import type { AuthContext } from '../auth/session-gate.js';
 import { SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
@@ -81,7 +82,7 @@ export function createUserRoleService(deps: AppDeps) {
   const { db, ids, clock } = deps;
 
   const audit = (tx: Executor, ctx: Ctx, action: AuditAction, userId: bigint, assignmentId: bigint, detail: Record<string, unknown>) =>
-    writeAudit(tx, ids, { action, tenantId: ctx.auth.tenantId, userId, actorUserId: ctx.auth.userId, targetType: 'UserRole', targetId: String(assignmentId), detail, ip: ctx.ip, traceId: ctx.traceId, at: clock.now() });
+    auditChange(tx, deps, actorOf(ctx), action, { type: 'UserRole', id: assignmentId, userId }, detail);
 
   /** An assignment of the context whose user the caller sees, or 404. */
   async function requireAssignment(scope: CallerScope, id: bigint) {
