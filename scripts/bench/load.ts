@@ -39,7 +39,7 @@ export async function startBenchServer(args: string[] = [], env: Record<string, 
   const root = path.resolve(import.meta.dirname, '../..');
   execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/build.ts')], { stdio: 'inherit' });
   const child = fork(path.join(root, 'dist/server/bench-server.mjs'), args, {
-    execArgv: ['--enable-source-maps', ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [])],
+    execArgv: ['--enable-source-maps', ...(process.env.BENCH_PERF ? ['--perf-basic-prof-only-functions'] : []), ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -11,7 +11,7 @@ import { runUpgrade, type UpgradeResult } from './infra/db/migrator.js';
 import { claimNodeId, loadIdKey } from './infra/db/node-lease.js';
 import { createIdGenerator, generateIdKey, type IdGenerator } from './infra/ids.js';
 import { createLogger, type Logger } from './infra/logger.js';
-import { hashPassword } from './infra/password.js';
+import { hashPassword, setPasswordHashConcurrency } from './infra/password.js';
 import type { AppEvents } from './app-events.js';
 import { createEventBus } from './infra/events.js';
 import { checkMessagingConfig, createMessageTransport } from './infra/messaging/select.js';
@@ -80,6 +80,7 @@ function deferredIds(): { ids: IdGenerator; set(generator: IdGenerator): void } 
 export async function boot(config: AppConfig, options: BootOptions = {}): Promise<Runtime> {
   checkProductionSecrets(config);
   checkMessagingConfig(config);
+  setPasswordHashConcurrency(config.App.PasswordHashConcurrency);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ level: config.App.LogLevel });
   const jwtSecret = await resolveJwtSecret(config);

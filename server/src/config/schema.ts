@@ -104,6 +104,8 @@ export const configSchema = z.object({
     PublicBaseUrl: z.string().default('http://localhost:8080'),
     /** Take the client address from X-Forwarded-For (only behind a proxy you trust). */
     TrustForwardedHeaders: bool(false),
+    /** Password hashes computed at once (argon2 holds a core and 19 MiB each); 0 = one per core. */
+    PasswordHashConcurrency: int(0, 0, 256),
     /** Node identifier (0-1023) for id generation; random per process when unset. */
     NodeId: z.coerce.number().int().min(0).max(1023).optional(),
   }),

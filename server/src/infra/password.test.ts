@@ -228,3 +228,24 @@ describe('unknown accounts', () => {
     expect(ratio).toBeLessThan(2);
   });
 });
+
+describe('password hashing concurrency', () => {
+  it('runs at most App:PasswordHashConcurrency key derivations at once, and every caller gets its answer', async () => {
+    const { passwordHashLoad, setPasswordHashConcurrency } = await import('./password.js');
+    const stored = await hashPassword('Gate#Passw0rd');
+    setPasswordHashConcurrency(2);
+    try {
+      let peak = 0;
+      const watch = setInterval(() => (peak = Math.max(peak, passwordHashLoad().active)), 0);
+      const checks = Array.from({ length: 6 }, (_, i) => verifyArgon2(stored, i % 2 ? 'Gate#Passw0rd' : 'wrong'));
+      expect(passwordHashLoad()).toMatchObject({ active: 2, waiting: 4, limit: 2 });
+      expect(await Promise.all(checks)).toEqual([false, true, false, true, false, true]);
+      clearInterval(watch);
+      expect(peak).toBe(2);
+      expect(passwordHashLoad().active).toBe(0);
+    } finally {
+      setPasswordHashConcurrency(0);
+    }
+    expect(passwordHashLoad().limit).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { hash, parseOptions, verify } from '@node-rs/argon2';
 import { parseLegacyHash, verifyPbkdf2 } from './password-legacy.js';
+import { createWorkGate, type WorkGate } from './work-gate.js';
 
 /** Algorithm.Argon2id of the binding (a const enum, which isolated modules cannot import). */
 const ARGON2ID = 2;
@@ -14,15 +16,32 @@ const ARGON2_V13 = 1;
  */
 export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * Every key derivation (hash, verification, legacy PBKDF2) waits for a slot here: one per core
+ * unless App:PasswordHashConcurrency says otherwise (see work-gate.ts for why). Process-wide, as
+ * the cores and the thread pool are.
+ */
+let gate: WorkGate = createWorkGate(availableParallelism());
+
+/** Sets how many key derivations run at once (0 = one per core); called once at start-up. */
+export function setPasswordHashConcurrency(concurrency: number): void {
+  gate = createWorkGate(concurrency > 0 ? concurrency : availableParallelism());
+}
+
+/** The slots of the password gate, for tests and diagnostics. */
+export function passwordHashLoad(): { active: number; waiting: number; limit: number } {
+  return { active: gate.active, waiting: gate.waiting, limit: gate.limit };
+}
+
 /** Hashes a password for storage (argon2id, PHC string). */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  return gate.run(() => hash(password, ARGON2_OPTIONS));
 }
 
 /** Verifies an argon2 PHC string; a malformed one is a mismatch, not an error. */
 export async function verifyArgon2(stored: string, password: string): Promise<boolean> {
   try {
-    return await verify(stored, password);
+    return await gate.run(() => verify(stored, password));
   } catch {
     return false;
   }
@@ -71,7 +90,7 @@ export async function verifyPassword(stored: string, password: string): Promise<
   }
   const legacy = parseLegacyHash(stored);
   if (!legacy) return MISMATCH;
-  return (await verifyPbkdf2(legacy, password)) ? { ok: true, needsRehash: true } : MISMATCH;
+  return (await gate.run(() => verifyPbkdf2(legacy, password))) ? { ok: true, needsRehash: true } : MISMATCH;
 }
 
 let dummyHash: Promise<string> | undefined;

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { is, sql } from 'drizzle-orm';
+import { PgTransaction, type PgInsertValue } from 'drizzle-orm/pg-core';
 import { loginLogs } from '../../../../db/schema/index.js';
-import type { Executor } from '../../infra/db/client.js';
+import type { Database, Executor } from '../../infra/db/client.js';
 import type { IdGenerator } from '../../infra/ids.js';
 import { parseUserAgent } from './user-agent.js';
 import type { RequestFacts } from './events.js';
@@ -36,13 +36,33 @@ export function deviceOf(request: RequestFacts): string {
  * 50 successful logins came from. The very first login has nothing to compare with: not risky.
  * Computed inside the INSERT (one statement per attempt, on the login path).
  */
-function riskExpression(userId: bigint, device: string, network: string) {
-  return sql<boolean>`(select case when count(*) = 0 then false
-      else count(*) filter (where r.device_fingerprint = ${device}) = 0 or count(*) filter (where r.login_location = ${network}) = 0 end
+const riskExpression = sql<boolean>`(select case when count(*) = 0 then false
+      else count(*) filter (where r.device_fingerprint = ${sql.placeholder('deviceFingerprint')}) = 0
+        or count(*) filter (where r.login_location = ${sql.placeholder('loginLocation')}) = 0 end
     from (select ${loginLogs.deviceFingerprint} as device_fingerprint, ${loginLogs.loginLocation} as login_location from ${loginLogs}
-          where ${loginLogs.userId} = ${userId} and ${loginLogs.result} = ${LoginResult.Success}
+          where ${loginLogs.userId} = ${sql.placeholder('userId')} and ${loginLogs.result} = ${LoginResult.Success}
           order by ${loginLogs.loginTime} desc limit 50) as r)`;
+
+/** The row's values, named as the placeholders of the prepared insert (values the driver takes as they are). */
+type LoginLogValues = Record<'id' | 'tenantId' | 'userId' | 'userName' | 'sessionId' | 'loginTime' | 'loginMethod' | 'loginIp' | 'loginLocation' | 'browser' | 'operatingSystem' | 'deviceFingerprint' | 'result' | 'message' | 'traceId', unknown>;
+
+const COLUMNS: Array<keyof LoginLogValues> = ['id', 'tenantId', 'userId', 'userName', 'sessionId', 'loginTime', 'loginMethod', 'loginIp', 'loginLocation', 'browser', 'operatingSystem', 'deviceFingerprint', 'result', 'message', 'traceId'];
+
+/**
+ * The insert, built once per database and kind (with or without the risk check): building it
+ * on every attempt cost more CPU than the database spent running it. Placeholders go to the
+ * driver as they are, so values are given in the driver's terms (timestamps as ISO text).
+ */
+function prepareInsert(db: Database, risky: boolean) {
+  const values = Object.fromEntries(COLUMNS.map((c) => [c, sql`${sql.placeholder(c)}`]));
+  return db
+    .insert(loginLogs)
+    .values({ ...values, isRiskLogin: risky ? riskExpression : sql`false` } as PgInsertValue<typeof loginLogs>)
+    .returning({ isRiskLogin: loginLogs.isRiskLogin })
+    .prepare(risky ? 'write_login_log_risk' : 'write_login_log');
 }
+
+const prepared = new WeakMap<Database, { plain: ReturnType<typeof prepareInsert>; risky: ReturnType<typeof prepareInsert> }>();
 
 export interface LoginLogEntry {
   userId: bigint | null;
@@ -68,29 +88,35 @@ export function requestColumns(request: RequestFacts) {
   };
 }
 
-/** The login-log row of an attempt. */
-function loginLogRow(ids: IdGenerator, entry: LoginLogEntry): PgInsertValue<typeof loginLogs> {
-  const columns = requestColumns(entry.request);
-  const device = columns.deviceFingerprint;
-  const network = columns.loginLocation;
+/** The login-log row of an attempt, as the prepared insert's values. */
+function loginLogValues(ids: IdGenerator, entry: LoginLogEntry): LoginLogValues {
   return {
     id: ids.next(),
     tenantId: entry.tenantId,
     userId: entry.userId,
     userName: entry.userName.slice(0, 254),
-    sessionId: entry.sessionId,
-    loginTime: entry.at,
-    loginMethod: entry.method,
-    ...columns,
+    sessionId: entry.sessionId ?? null,
+    loginTime: entry.at.toISOString(),
+    loginMethod: entry.method ?? null,
+    ...requestColumns(entry.request),
     result: LoginResult[entry.result],
-    message: entry.message,
-    isRiskLogin: entry.result === 'Success' && entry.userId !== null ? riskExpression(entry.userId, device, network) : false,
-    traceId: entry.request.traceId,
+    message: entry.message ?? null,
+    traceId: entry.request.traceId ?? null,
   };
 }
 
-/** Writes one row per attempt; success rows get the risk flag. */
+/**
+ * Writes one row per attempt; success rows get the risk flag. On the database itself the insert
+ * is a prepared statement; inside a transaction it is built for that transaction.
+ */
 export async function writeLoginLog(db: Executor, ids: IdGenerator, entry: LoginLogEntry): Promise<{ isRiskLogin: boolean }> {
-  const [row] = await db.insert(loginLogs).values(loginLogRow(ids, entry)).returning({ isRiskLogin: loginLogs.isRiskLogin });
+  const risky = entry.result === 'Success' && entry.userId !== null;
+  let statements = prepared.get(db as Database);
+  if (!statements && !is(db, PgTransaction)) {
+    statements = { plain: prepareInsert(db as Database, false), risky: prepareInsert(db as Database, true) };
+    prepared.set(db as Database, statements);
+  }
+  const statement = statements ? (risky ? statements.risky : statements.plain) : prepareInsert(db as Database, risky);
+  const [row] = await statement.execute(loginLogValues(ids, entry));
   return { isRiskLogin: row?.isRiskLogin ?? false };
 }

@@ -5,6 +5,7 @@ import type { Executor } from '../../infra/db/client.js';
 import { executeRows } from '../../infra/db/rows.js';
 import type { RequestFacts } from './events.js';
 import { parseUserAgent } from './user-agent.js';
+import { sessionInserter } from './session-insert.js';
 import { LoginResult, requestColumns } from './login-log.js';
 import { SessionStatus, type LockReason, type SessionState } from './session-state.js';
 import type { LoginToken, TokenSubject } from './tokens.js';
@@ -47,6 +48,7 @@ type SessionDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'tokens' | 'authz' | '
  */
 export function createSessionService(deps: SessionDeps) {
   const { db, ids, clock, tokens } = deps;
+  const insertSession = sessionInserter(db);
 
   /**
    * Marks sessions revoked and spends their refresh tokens, inside the caller's transaction.
@@ -136,29 +138,32 @@ export function createSessionService(deps: SessionDeps) {
       const policiesApply = !!request.deviceFingerprint || !user.allowMultiLogin || user.maxLoginDevices > 0;
       if (!options.impersonatorUserId && !policiesApply) {
         // Nothing to evict, so nothing to lock or read: the session and its refresh token are
-        // written by one statement (a login runs this path, and every statement costs CPU).
+        // written by one prepared statement (a login runs this path, and every statement costs CPU).
         const refresh = tokens.newRefreshToken();
         const refreshExpires = new Date(Math.min(now.getTime() + tokens.refreshLifetimeMs, expiration.getTime()));
-        const inserted = db.$with('inserted_session').as(db.insert(userSessions).values(row).returning({ id: userSessions.id }));
-        // PostgreSQL runs a data-modifying CTE whether or not the main query reads it.
-        const ctes = options.recordLogin
-          ? [inserted, db.$with('touched_user').as(db.update(users).set({ lastLoginTime: now, lastLoginIp: request.ip }).where(eq(users.id, user.userId)).returning({ id: users.id }))]
-          : [inserted];
-        await db
-          .with(...ctes)
-          .insert(refreshTokens)
-          .select(
-            db
-              .select({
-                id: sql`${ids.next()}::bigint`.as('id'),
-                sessionId: inserted.id,
-                tokenHash: sql`${refresh.hash}::varchar`.as('token_hash'),
-                issuedTime: sql`${now.toISOString()}::timestamptz`.as('issued_time'),
-                expiresTime: sql`${refreshExpires.toISOString()}::timestamptz`.as('expires_time'),
-                usedTime: sql`null::timestamptz`.as('used_time'),
-              })
-              .from(inserted),
-          );
+        await insertSession(
+          {
+            id: sessionId,
+            userId: user.userId,
+            tenantId: options.tenantId,
+            currentAccessTokenJti: access.jti,
+            securityStamp: user.securityStamp,
+            deviceType: row.deviceType!,
+            deviceName: row.deviceName!,
+            browser: row.browser!,
+            operatingSystem: row.operatingSystem!,
+            ipAddress: request.ip,
+            loginMethod: options.method,
+            now: now.toISOString(),
+            expirationTime: expiration.toISOString(),
+            isLocked: row.isLocked!,
+            lockReason: options.lockReason ?? null,
+            refreshId: ids.next(),
+            refreshHash: refresh.hash,
+            refreshExpires: refreshExpires.toISOString(),
+          },
+          !!options.recordLogin,
+        );
         return { sessionId, token: tokens.loginToken(access, refresh.token) };
       }
       const sameDevice: bigint[] = [];

@@ -1,6 +1,7 @@
-import { and, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, is, isNull, or, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { editions, permissions, roleDataScopeDepartments, roleInheritances, rolePermissions, roles, tenants, userRoles, users } from '../../../../db/schema/index.js';
-import type { Executor } from '../../infra/db/client.js';
+import type { Database, Executor } from '../../infra/db/client.js';
 import { SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from './permission-catalogue.js';
 
 /** How much data a user may see in lists, widest first (the original's DataPermissionScope names). */
@@ -43,24 +44,51 @@ async function withInheritedRoles(db: Executor, roleIds: bigint[]): Promise<bigi
   return [...all];
 }
 
+/**
+ * The two reads every snapshot makes (assigned roles, the user's scope override), built once per
+ * database: a login builds a snapshot, and building these queries cost more CPU than running
+ * them. Tenant 0 is always in the context list, so `in (0, tenant)` covers both cases.
+ */
+function prepareReads(db: Database) {
+  const userId = sql.placeholder('userId');
+  const context = sql`(0, ${sql.placeholder('tenantId')}::bigint)`;
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
+  return {
+    assigned: db
+      .select({ id: roles.id })
+      .from(userRoles)
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
+      .where(
+        and(
+          sql`${userRoles.userId} = ${userId}`,
+          sql`${userRoles.tenantId} in ${context}`,
+          sql`${roles.tenantId} in ${context}`,
+          eq(userRoles.status, 'Enabled'),
+          eq(roles.status, 'Enabled'),
+          eq(roles.isDeleted, false),
+          or(isNull(userRoles.effectiveTime), sql`${userRoles.effectiveTime} <= ${now}`),
+          or(isNull(userRoles.expirationTime), sql`${userRoles.expirationTime} > ${now}`),
+        ),
+      )
+      .prepare('snapshot_assigned_roles'),
+    override: db.select({ override: users.dataScopeOverride }).from(users).where(sql`${users.id} = ${userId}`).prepare('snapshot_scope_override'),
+  };
+}
+
+const preparedReads = new WeakMap<Database, ReturnType<typeof prepareReads>>();
+
+/** The prepared reads of the database itself; a transaction gets them built for it. */
+function readsOf(db: Executor): ReturnType<typeof prepareReads> {
+  if (is(db, PgTransaction)) return prepareReads(db as unknown as Database);
+  let reads = preparedReads.get(db as Database);
+  if (!reads) preparedReads.set(db as Database, (reads = prepareReads(db as Database)));
+  return reads;
+}
+
 export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigint, now: Date): Promise<AuthorizationSnapshot> {
   // Roles assigned in this context or globally (tenant 0), enabled, within their window.
-  const assigned = await db
-    .select({ id: roles.id })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(
-      and(
-        eq(userRoles.userId, userId),
-        inArray(userRoles.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]),
-        inArray(roles.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]),
-        eq(userRoles.status, 'Enabled'),
-        eq(roles.status, 'Enabled'),
-        eq(roles.isDeleted, false),
-        or(isNull(userRoles.effectiveTime), lte(userRoles.effectiveTime, now)),
-        or(isNull(userRoles.expirationTime), gt(userRoles.expirationTime, now)),
-      ),
-    );
+  const reads = readsOf(db);
+  const assigned = await reads.assigned.execute({ userId, tenantId, now: now.toISOString() });
   const roleIds = await withInheritedRoles(db, assigned.map((r) => r.id));
   const roleRows = roleIds.length
     ? await db.select({ id: roles.id, tenantId: roles.tenantId, code: roles.roleCode, dataScope: roles.dataScope }).from(roles).where(inArray(roles.id, roleIds))
@@ -83,7 +111,7 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
     editionWhitelist = (row?.whitelist ?? []).map((c) => c.toLowerCase());
   }
 
-  const [user] = await db.select({ override: users.dataScopeOverride }).from(users).where(eq(users.id, userId));
+  const [user] = await reads.override.execute({ userId });
   // Only the platform's own role makes a super-administrator: a tenant role that happens to
   // carry the code (the role API reserves it, but data can come from elsewhere) grants nothing extra.
   const isSuperAdmin = roleRows.some((r) => r.tenantId === 0n && r.code.toLowerCase() === SUPER_ADMIN_ROLE);
