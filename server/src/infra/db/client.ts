@@ -29,6 +29,12 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   /** A dedicated connection, held until released. */
   session(): Promise<SqlSession>;
+  /**
+   * Runs one statement given as text with $n parameters, outside any transaction. On PostgreSQL
+   * it is prepared (parsed and planned once per connection), for hot statements too large to
+   * parse on every call.
+   */
+  prepared<T extends Record<string, unknown>>(text: string, params: unknown[]): Promise<T[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** PGlite only: a dump of the data directory (to start other instances from it). */
@@ -69,6 +75,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     db,
     kind: 'pglite',
     session: async () => session,
+    prepared: async <T extends Record<string, unknown>>(text: string, params: unknown[]) => (await pg.query<T>(text, params)).rows,
     ping: async () => {
       await pg.query('select 1');
     },
@@ -99,6 +106,8 @@ async function openPostgres(options: DatabaseOptions & { url: string }): Promise
         release: async () => reserved.release(),
       };
     },
+    prepared: async <T extends Record<string, unknown>>(text: string, params: unknown[]) =>
+      (await client.unsafe(text, params as never[], { prepare: true })) as unknown as T[],
     ping: async () => {
       await client`select 1`;
     },

@@ -2,11 +2,11 @@ import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { refreshTokens, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
-import { executeRows } from '../../infra/db/rows.js';
 import type { RequestFacts } from './events.js';
 import { parseUserAgent } from './user-agent.js';
 import { sessionInserter } from './session-insert.js';
-import { LoginResult, requestColumns } from './login-log.js';
+import { REFRESH_STATEMENT, refreshParams } from './refresh-statement.js';
+import { requestColumns } from './login-log.js';
 import { SessionStatus, type LockReason, type SessionState } from './session-state.js';
 import type { LoginToken, TokenSubject } from './tokens.js';
 
@@ -34,7 +34,7 @@ export interface CreateSessionOptions {
 const SAME_DEVICE = 'Signed in again on the same device';
 const OTHER_DEVICE = 'Signed in on another device';
 
-type SessionDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'tokens' | 'authz' | 'sessionState' | 'events'>;
+type SessionDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'tokens' | 'authz' | 'sessionState' | 'events'>;
 
 /**
  * Sessions: one per login per device. Creating one applies the device policies; tokens are
@@ -214,37 +214,12 @@ export function createSessionService(deps: SessionDeps) {
       const lifetimeEnd = new Date(now.getTime() + tokens.refreshLifetimeMs).toISOString();
       // The TokenRefreshed audit entry and login-log row commit with the refresh, exactly once.
       const log = requestColumns(request);
-      const [row] = await executeRows<{ issued: string | number; status: number | null; expired: boolean | null; usable: boolean | null }>(
-        db,
-        sql`with locked as (
-              select id, status, is_deleted, expiration_time, tenant_id, impersonator_user_id from user_sessions where id = ${sessionId} for update),
-            usable as (
-              select id, expiration_time from locked
-              where status = ${SessionStatus.Active} and not is_deleted and impersonator_user_id is null
-                and expiration_time > ${at}::timestamptz and tenant_id = ${tenantId}),
-            claimed as (
-              update refresh_tokens set used_time = ${at}::timestamptz
-              where token_hash = ${refreshHash} and session_id = (select id from usable) and used_time is null and expires_time > ${at}::timestamptz
-              returning session_id),
-            moved as (
-              update user_sessions set current_access_token_jti = ${access.jti}, last_activity_time = ${at}::timestamptz
-              where id = (select session_id from claimed)
-              returning expiration_time),
-            issued as (
-              insert into refresh_tokens (id, session_id, token_hash, issued_time, expires_time)
-              select ${ids.next()}, ${sessionId}, ${fresh.hash}, ${at}::timestamptz, least(${lifetimeEnd}::timestamptz, expiration_time) from moved
-              returning id),
-            audited as (
-              insert into audit_entries (id, tenant_id, user_id, actor_user_id, action, target_type, target_id, ip_address, trace_id, created_time)
-              select ${ids.next()}, ${tenantId}, ${user.userId}, ${user.userId}, 'TokenRefreshed', 'Session', ${String(sessionId)}, ${request.ip}, ${request.traceId}, ${at}::timestamptz from issued
-              returning id),
-            logged as (
-              insert into login_logs (id, tenant_id, user_id, user_name, session_id, login_time, login_method, login_ip, login_location, browser, operating_system, device_fingerprint, result, message, is_risk_login, trace_id)
-              select ${ids.next()}, ${tenantId}, ${user.userId}, ${user.userName.slice(0, 254)}, ${sessionId}, ${at}::timestamptz, 'refresh', ${log.loginIp}, ${log.loginLocation},
-                     ${log.browser}, ${log.operatingSystem}, ${log.deviceFingerprint}, ${LoginResult.TokenRefreshed}, 'Access token refreshed', false, ${request.traceId} from issued
-              returning id)
-            select (select count(*) from issued) as issued, (select status from locked) as status,
-                   (select expiration_time <= ${at}::timestamptz from locked) as expired, (select count(*) > 0 from usable) as usable`,
+      const [row] = await deps.database.prepared<{ issued: string | number | bigint; status: number | null; expired: boolean | null; usable: boolean | null }>(
+        REFRESH_STATEMENT,
+        refreshParams({
+          sessionId, at, tenantId, refreshHash, jti: access.jti, newRefreshId: ids.next(), newRefreshHash: fresh.hash, lifetimeEnd,
+          auditId: ids.next(), userId: user.userId, ip: request.ip, traceId: request.traceId, logId: ids.next(), userName: user.userName, log,
+        }),
       );
       if (Number(row?.issued) === 1) {
         // Only the JTI changed: this node keeps its state (no reload on the next request).
