@@ -1,7 +1,8 @@
-import { is, sql } from 'drizzle-orm';
-import { PgTransaction, type PgInsertValue } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { loginLogs } from '../../../../db/schema/index.js';
 import type { Database, Executor } from '../../infra/db/client.js';
+import { preparedPerDatabase } from '../../infra/db/prepared.js';
 import type { IdGenerator } from '../../infra/ids.js';
 import { parseUserAgent } from './user-agent.js';
 import type { RequestFacts } from './events.js';
@@ -62,7 +63,7 @@ function prepareInsert(db: Database, risky: boolean) {
     .prepare(risky ? 'write_login_log_risk' : 'write_login_log');
 }
 
-const prepared = new WeakMap<Database, { plain: ReturnType<typeof prepareInsert>; risky: ReturnType<typeof prepareInsert> }>();
+const insertsOf = preparedPerDatabase((db) => ({ plain: prepareInsert(db, false), risky: prepareInsert(db, true) }));
 
 export interface LoginLogEntry {
   userId: bigint | null;
@@ -105,18 +106,10 @@ function loginLogValues(ids: IdGenerator, entry: LoginLogEntry): LoginLogValues 
   };
 }
 
-/**
- * Writes one row per attempt; success rows get the risk flag. On the database itself the insert
- * is a prepared statement; inside a transaction it is built for that transaction.
- */
+/** Writes one row per attempt; success rows get the risk flag. */
 export async function writeLoginLog(db: Executor, ids: IdGenerator, entry: LoginLogEntry): Promise<{ isRiskLogin: boolean }> {
-  const risky = entry.result === 'Success' && entry.userId !== null;
-  let statements = prepared.get(db as Database);
-  if (!statements && !is(db, PgTransaction)) {
-    statements = { plain: prepareInsert(db as Database, false), risky: prepareInsert(db as Database, true) };
-    prepared.set(db as Database, statements);
-  }
-  const statement = statements ? (risky ? statements.risky : statements.plain) : prepareInsert(db as Database, risky);
+  const inserts = insertsOf(db);
+  const statement = entry.result === 'Success' && entry.userId !== null ? inserts.risky : inserts.plain;
   const [row] = await statement.execute(loginLogValues(ids, entry));
   return { isRiskLogin: row?.isRiskLogin ?? false };
 }

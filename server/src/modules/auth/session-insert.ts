@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { refreshTokens, users, userSessions } from '../../../../db/schema/index.js';
 import type { Database } from '../../infra/db/client.js';
+import { preparedPerDatabase } from '../../infra/db/prepared.js';
 
 /** The values of a new session and its first refresh token, in the driver's terms (timestamps as ISO text). */
 export interface NewSessionValues {
@@ -29,9 +30,9 @@ const p = (name: keyof NewSessionValues): SQL => sql`${sql.placeholder(name)}`;
 
 /**
  * A login without device policies writes its session, its refresh token and (for a login) the
- * user's last login in one statement. Built once per database and kind: building this query took
- * more CPU than running it, on every login. PostgreSQL runs a data-modifying CTE whether or not
- * the main query reads it.
+ * user's last login in one statement, built once per database: building this query took more
+ * CPU than running it, on every login. PostgreSQL runs a data-modifying CTE whether or not the
+ * main query reads it.
  */
 function prepare(db: Database, recordLogin: boolean) {
   const inserted = db.$with('inserted_session').as(
@@ -82,10 +83,10 @@ function prepare(db: Database, recordLogin: boolean) {
     .prepare(recordLogin ? 'insert_login_session' : 'insert_session');
 }
 
-/** The one-statement session insert of a database, prepared on first use. */
-export function sessionInserter(db: Database): (values: NewSessionValues, recordLogin: boolean) => Promise<unknown> {
-  let login: ReturnType<typeof prepare> | undefined;
-  let plain: ReturnType<typeof prepare> | undefined;
-  return (values, recordLogin) =>
-    recordLogin ? (login ??= prepare(db, true)).execute(values as never) : (plain ??= prepare(db, false)).execute(values as never);
+const statementsOf = preparedPerDatabase((db) => ({ login: prepare(db, true), plain: prepare(db, false) }));
+
+/** Writes a session with its refresh token (and for a login the user's last login) in one statement. */
+export function insertSession(db: Database, values: NewSessionValues, recordLogin: boolean): Promise<unknown> {
+  const statements = statementsOf(db);
+  return (recordLogin ? statements.login : statements.plain).execute(values as never);
 }

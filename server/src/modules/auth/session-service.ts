@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { RequestFacts } from './events.js';
 import { parseUserAgent } from './user-agent.js';
-import { sessionInserter } from './session-insert.js';
+import { insertSession } from './session-insert.js';
 import { REFRESH_STATEMENT, refreshParams } from './refresh-statement.js';
 import { requestColumns } from './login-log.js';
 import { SessionStatus, type LockReason, type SessionState } from './session-state.js';
@@ -48,7 +48,6 @@ type SessionDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'tokens' 
  */
 export function createSessionService(deps: SessionDeps) {
   const { db, ids, clock, tokens } = deps;
-  const insertSession = sessionInserter(db);
 
   /**
    * Marks sessions revoked and spends their refresh tokens, inside the caller's transaction.
@@ -142,6 +141,7 @@ export function createSessionService(deps: SessionDeps) {
         const refresh = tokens.newRefreshToken();
         const refreshExpires = new Date(Math.min(now.getTime() + tokens.refreshLifetimeMs, expiration.getTime()));
         await insertSession(
+          db,
           {
             id: sessionId,
             userId: user.userId,

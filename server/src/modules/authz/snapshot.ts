@@ -1,7 +1,7 @@
-import { and, eq, inArray, is, isNull, or, sql } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { editions, permissions, roleDataScopeDepartments, roleInheritances, rolePermissions, roles, tenants, userRoles, users } from '../../../../db/schema/index.js';
 import type { Database, Executor } from '../../infra/db/client.js';
+import { preparedPerDatabase } from '../../infra/db/prepared.js';
 import { SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from './permission-catalogue.js';
 
 /** How much data a user may see in lists, widest first (the original's DataPermissionScope names). */
@@ -75,15 +75,7 @@ function prepareReads(db: Database) {
   };
 }
 
-const preparedReads = new WeakMap<Database, ReturnType<typeof prepareReads>>();
-
-/** The prepared reads of the database itself; a transaction gets them built for it. */
-function readsOf(db: Executor): ReturnType<typeof prepareReads> {
-  if (is(db, PgTransaction)) return prepareReads(db as unknown as Database);
-  let reads = preparedReads.get(db as Database);
-  if (!reads) preparedReads.set(db as Database, (reads = prepareReads(db as Database)));
-  return reads;
-}
+const readsOf = preparedPerDatabase(prepareReads);
 
 export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigint, now: Date): Promise<AuthorizationSnapshot> {
   // Roles assigned in this context or globally (tenant 0), enabled, within their window.
