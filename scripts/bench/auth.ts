@@ -17,8 +17,8 @@ const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
 /**
  * Raw argon2 verifications/s with the server's parameters, `concurrency` in flight. The
  * comparison takes the best of two ways: as many as the thread pool holds (8 asked, 4 threads)
- * and one per core (what the server's password gate allows); on 2 cores the second is ~20%
- * faster, since argon2 is bound by memory and 4 at once evict each other from the caches.
+ * and one per core (what the server's password gate allows); which is faster varies between
+ * runs here, so the denominator is whichever this run found faster.
  */
 async function argon2Rate(hash: string, password: string, seconds: number, concurrency: number): Promise<number> {
   let done = 0;

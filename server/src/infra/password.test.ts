@@ -2,7 +2,7 @@ import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { hash, parseOptions } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
-import { ARGON2_OPTIONS, DUMMY_HASH, hashPassword, verifyAgainstDummy, verifyArgon2, verifyPassword } from './password.js';
+import { ARGON2_OPTIONS, DUMMY_HASH, hashPassword, passwordHashLoad, setPasswordHashConcurrency, verifyAgainstDummy, verifyArgon2, verifyPassword } from './password.js';
 import { decodeStrictBase64, MAX_PBKDF2_ITERATIONS, parseIdentityHash, parseOriginalHash } from './password-legacy.js';
 
 /** What the original's PasswordHasher.HashPassword writes (ORIGINAL-FACTS §9). */
@@ -231,7 +231,6 @@ describe('unknown accounts', () => {
 
 describe('password hashing concurrency', () => {
   it('runs at most App:PasswordHashConcurrency key derivations at once, and every caller gets its answer', async () => {
-    const { passwordHashLoad, setPasswordHashConcurrency } = await import('./password.js');
     const stored = await hashPassword('Gate#Passw0rd');
     setPasswordHashConcurrency(2);
     try {

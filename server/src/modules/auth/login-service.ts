@@ -8,6 +8,7 @@ import { hitRateLimit } from '../../stores/rate-limit.js';
 import { notifySecurity } from '../notifications/notify.js';
 import { authErrors } from './errors.js';
 import type { RequestFacts } from './events.js';
+import { preparedPerDatabase } from '../../infra/db/prepared.js';
 import { availableTenants, landingTenant } from './landing.js';
 import type { LoginRequest, LoginResponse } from './schemas.js';
 import type { LoginResultName } from './login-log.js';
@@ -26,10 +27,9 @@ function accountQueries(db: AppDeps['db']) {
 
 /**
  * Built once per database: building this select (two whole tables' columns) cost about 0.2 ms
- * of CPU per call, on every login. Prepared statements are per connection in PostgreSQL and
- * per client in PGlite; drizzle prepares them where it runs them.
+ * of CPU per call, on every login.
  */
-const preparedAccountQueries = new WeakMap<object, ReturnType<typeof accountQueries>>();
+const queriesOf = preparedPerDatabase(accountQueries);
 
 /** An account as login sees it: the user row joined with its security row. */
 export type LoginAccount = Awaited<ReturnType<typeof findAccount>>;
@@ -39,8 +39,7 @@ export type LoginAccount = Awaited<ReturnType<typeof findAccount>>;
  * `@`, otherwise by user name among platform accounts (tenant 0). The caller lower-cases the name.
  */
 export async function findAccount(deps: Pick<AppDeps, 'db'>, loginName: string) {
-  let queries = preparedAccountQueries.get(deps.db);
-  if (!queries) preparedAccountQueries.set(deps.db, (queries = accountQueries(deps.db)));
+  const queries = queriesOf(deps.db);
   const [row] = await (loginName.includes('@') ? queries.byEmail : queries.byUserName).execute({ name: loginName });
   return row;
 }
