@@ -30,7 +30,8 @@ export async function load(label: string, options: autocannon.Options): Promise<
  * in a child process and resolves with the ports it listens on.
  */
 export interface BenchServer {
-  ports: { app: number; bare: number };
+  /** The app; the bare Hono app; the bare app behind the same response coalescing as the app. */
+  ports: { app: number; bare: number; bareCoalesced: number };
   users: string[];
   password: string;
 }
@@ -43,16 +44,38 @@ export async function startBenchServer(args: string[] = [], env: Record<string, 
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ready = await new Promise<BenchServer & { app: number; bare: number }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as BenchServer & { app: number; bare: number }));
+  type Ready = BenchServer & BenchServer['ports'];
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Ready));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  return { ports: { app: ready.app, bare: ready.bare }, users: ready.users ?? [], password: ready.password, child };
+  return { ports: { app: ready.app, bare: ready.bare, bareCoalesced: ready.bareCoalesced }, users: ready.users ?? [], password: ready.password, child };
+}
+
+/**
+ * Runs each contender in turn, `rounds` times over (alternating, so drift on this shared machine
+ * hits all alike), prints the table and fails when any request failed. Rows are labelled
+ * `<label> (round n)`.
+ */
+export async function alternate(contenders: Array<{ label: string; options: autocannon.Options }>, rounds = 2): Promise<LoadResult[]> {
+  const rows: LoadResult[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const c of contenders) rows.push(await load(`${c.label} (round ${round})`, c.options));
+  }
+  printTable(rows);
+  if (rows.some((r) => r.non2xx || r.errors)) throw new Error('some requests failed');
+  return rows;
+}
+
+/** Requests/s of one contender over all rounds, as a percentage of another's. */
+export function percentOf(rows: LoadResult[], label: string, base: string): string {
+  const sum = (l: string) => rows.filter((r) => r.label.startsWith(`${l} (round `)).reduce((a, r) => a + r.requestsPerSecond, 0);
+  return `${((sum(label) / sum(base)) * 100).toFixed(1)}%`;
 }
 
 export function printTable(rows: LoadResult[]): void {
   for (const r of rows) {
-    process.stdout.write(`${r.label.padEnd(40)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   non-2xx ${r.non2xx}   errors ${r.errors}\n`);
+    process.stdout.write(`${r.label.padEnd(52)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   non-2xx ${r.non2xx}   errors ${r.errors}\n`);
   }
 }
 

@@ -14,8 +14,10 @@ describe('loadConfig', () => {
       OpenApiSecurity__ProtectedPathPrefixes__1: '/api/other',
       OpenApiSecurity__ProtectedPathPrefixes__0: '/api/openapi',
       Unrelated__Thing: 'x',
+      App__CoalesceResponses: 'false',
     });
     expect(c.Saas.Auth.CaptchaEnabled).toBe(false);
+    expect(c.App.CoalesceResponses).toBe(false);
     expect(c.Jwt.AccessTokenMinutes).toBe(15);
     expect(c.OpenApiSecurity.IsEnabled).toBe(true);
     expect(c.OpenApiSecurity.ProtectedPathPrefixes).toEqual(['/api/openapi', '/api/other']);
@@ -33,6 +35,7 @@ describe('loadConfig', () => {
     const c = loadConfig({});
     expect(c.Jwt).toMatchObject({ AccessTokenMinutes: 60, RefreshTokenDays: 7, ClockSkewMinutes: 5 });
     expect(c.Saas.Auth.CaptchaEnabled).toBe(true);
+    expect(c.App.CoalesceResponses).toBe(true);
     expect(c.Localization.DefaultCulture).toBe('zh-CN');
     expect(c.Localization.SupportedCultures).toEqual(['zh-CN', 'zh-TW', 'en-US', 'ja-JP', 'ko-KR', 'de-DE', 'hi-IN']);
     expect(c.OpenApiSecurity).toMatchObject({ IsEnabled: false, ProtectedPathPrefixes: ['/api'], AllowUnsignedRequests: false, RequireContentSignature: true, EnableReplayProtection: true, TimestampToleranceSeconds: 300, NonceExpireSeconds: 300, DefaultSignatureAlgorithm: 'HMACSHA256', DefaultContentSignatureAlgorithm: 'SHA256', MaxRequestBodySize: 2097152 });

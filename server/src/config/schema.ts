@@ -106,6 +106,8 @@ export const configSchema = z.object({
     TrustForwardedHeaders: bool(false),
     /** Password hashes computed at once (argon2 holds a core and 19 MiB each); 0 = one per core. */
     PasswordHashConcurrency: int(0, 0, 256),
+    /** Hand the responses finished in one event-loop turn to the network together (http/coalesce.ts). */
+    CoalesceResponses: bool(true),
     /** Node identifier (0-1023) for id generation; random per process when unset. */
     NodeId: z.coerce.number().int().min(0).max(1023).optional(),
   }),
