@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { users, userSecurity } from '../../db/schema/index.js';
 import { boot } from '../../server/src/bootstrap.js';
 import { coalesceResponses } from '../../server/src/http/coalesce.js';
+import { serveApp } from '../../server/src/http/serve.js';
 import { trackInFlight } from '../../server/src/http/in-flight.js';
 import { loadConfig } from '../../server/src/config/load.js';
 import { hashPassword } from '../../server/src/infra/password.js';
@@ -68,16 +69,20 @@ bare.get('/bare-echo', (c) => {
 
 const servers: Array<ReturnType<typeof serve>> = [];
 type Env = Parameters<typeof runtime.app.fetch>[1];
-// Served as main.ts serves it.
-const inFlight = trackInFlight(coalesceResponses((request: Request, env: Env) => runtime.app.fetch(request, env), config.App.CoalesceResponses));
-const listen = (fetch: (req: Request, env: Env) => Response | Promise<Response>) =>
+const inFlight = trackInFlight((request: Request, env: Env) => runtime.app.fetch(request, env));
+const listening = (s: ReturnType<typeof serve>) =>
   new Promise<number>((resolve) => {
-    const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve((s.address() as AddressInfo).port));
     servers.push(s);
+    s.once('listening', () => resolve((s.address() as AddressInfo).port));
   });
-
-// The bare app again with the same response coalescing, to show what it does for a baseline.
-const ports = { app: await listen(inFlight.handler), bare: await listen(bare.fetch), bareCoalesced: await listen(coalesceResponses(bare.fetch)) };
+// The app is served as main.ts serves it (serveApp: responses coalesced per event-loop turn);
+// the bare app as it comes, and again behind the same coalescing, to show what that alone does.
+const bareOn = (fetch: (req: Request) => Response | Promise<Response>) => listening(serve({ fetch, port: 0, hostname: '127.0.0.1' }));
+const ports = {
+  app: await listening(serveApp({ fetch: inFlight.handler, config, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1' })),
+  bare: await bareOn(bare.fetch),
+  bareCoalesced: await bareOn(coalesceResponses(bare.fetch)),
+};
 process.send?.({ ...ports, users: benchUsers, password: BENCH_PASSWORD });
 // Requests still in flight when the load stops finish before the database closes under them.
 process.on('disconnect', () => {

@@ -1,10 +1,9 @@
-import { serve } from '@hono/node-server';
 import { boot, type Runtime } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { createHost } from './http/host.js';
-import { coalesceResponses } from './http/coalesce.js';
 import { trackInFlight } from './http/in-flight.js';
 import { MaintenanceSwitch } from './http/maintenance.js';
+import { serveApp } from './http/serve.js';
 import { systemClock } from './infra/clock.js';
 import { createLogger } from './infra/logger.js';
 
@@ -26,8 +25,8 @@ async function main(): Promise<void> {
   const shell = createHost({ config, logger, clock: systemClock, maintenance: starting, readiness: [{ name: 'startup', check: () => Promise.reject(new Error('starting')) }] });
   type Env = Parameters<typeof shell.fetch>[1];
   let handler: (request: Request, env: Env) => Response | Promise<Response> = (request, env) => shell.fetch(request, env);
-  const inFlight = trackInFlight(coalesceResponses((request: Request, env: Env) => handler(request, env), config.App.CoalesceResponses));
-  const server = serve({ fetch: inFlight.handler, port: config.App.Port, hostname: config.App.Host }, (address) => {
+  const inFlight = trackInFlight((request: Request, env: Env) => handler(request, env));
+  const server = serveApp({ fetch: inFlight.handler, config, clock: systemClock, port: config.App.Port, hostname: config.App.Host }, (address) => {
     logger.info('listening', { address: `http://${address.address}:${address.port}`, env: config.App.Env });
   });
 

@@ -26,6 +26,10 @@ export const commonErrors = defineErrors('common', {
     status: 400,
     text: { 'zh-CN': '请求参数校验失败：{summary}', 'zh-TW': '請求參數驗證失敗：{summary}', 'en-US': 'Request validation failed: {summary}', 'ja-JP': 'リクエストの検証に失敗しました: {summary}', 'ko-KR': '요청 유효성 검사 실패: {summary}', 'de-DE': 'Validierung der Anfrage fehlgeschlagen: {summary}', 'hi-IN': 'अनुरोध सत्यापन विफल: {summary}' },
   },
+  UNSTORABLE_TEXT: {
+    status: 400,
+    text: { 'zh-CN': '请求中含有无法保存的字符（如 U+0000）。', 'zh-TW': '請求中含有無法儲存的字元（如 U+0000）。', 'en-US': 'The request contains a character that cannot be stored (such as U+0000).', 'ja-JP': 'リクエストに保存できない文字（U+0000 など）が含まれています。', 'ko-KR': '요청에 저장할 수 없는 문자(U+0000 등)가 포함되어 있습니다.', 'de-DE': 'Die Anfrage enthält ein Zeichen, das nicht gespeichert werden kann (etwa U+0000).', 'hi-IN': 'अनुरोध में ऐसा वर्ण है जिसे संग्रहीत नहीं किया जा सकता (जैसे U+0000)।' },
+  },
   INTERNAL: {
     status: 500,
     text: { 'zh-CN': '服务端处理异常，请稍后重试（追踪号 {traceId}）。', 'zh-TW': '伺服器處理異常，請稍後重試（追蹤號 {traceId}）。', 'en-US': 'An error occurred while processing the request (trace id {traceId}).', 'ja-JP': 'リクエストの処理中にエラーが発生しました（トレース ID {traceId}）。', 'ko-KR': '요청을 처리하는 중 오류가 발생했습니다(추적 ID {traceId}).', 'de-DE': 'Bei der Verarbeitung der Anfrage ist ein Fehler aufgetreten (Trace-ID {traceId}).', 'hi-IN': 'अनुरोध संसाधित करते समय त्रुटि हुई (ट्रेस आईडी {traceId})।' },

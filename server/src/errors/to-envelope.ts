@@ -6,7 +6,7 @@ import { translate } from '../i18n/messages.js';
 import { AppError } from './app-error.js';
 import { commonErrors } from './common.js';
 import { validationDetail } from './validation.js';
-import { DEADLOCK_DETECTED, postgresErrorCode, SERIALIZATION_FAILURE, UNIQUE_VIOLATION } from '../infra/db/errors.js';
+import { CHARACTER_NOT_IN_REPERTOIRE, DEADLOCK_DETECTED, postgresErrorCode, SERIALIZATION_FAILURE, UNIQUE_VIOLATION, UNTRANSLATABLE_CHARACTER } from '../infra/db/errors.js';
 
 export interface ErrorContext {
   culture: Culture;
@@ -58,10 +58,12 @@ export function errorToEnvelope(error: unknown, ctx: ErrorContext): ErrorRespons
   const cause = unwrap(error);
   if (cause instanceof AppError) return appErrorResponse(cause, ctx);
 
-  // Unique violations are duplicates (409); a lost serialization race is a conflict too. Any
-  // other database failure is a 500 with the data-access code, its text kept out of the answer.
+  // Unique violations are duplicates (409); a lost serialization race is a conflict too; text
+  // the database cannot hold (U+0000, which JSON and query strings carry) is the client's (400).
+  // Any other database failure is a 500 with the data-access code, its text kept out of the answer.
   const pgCode = postgresErrorCode(cause);
   if (pgCode === UNIQUE_VIOLATION) return appErrorResponse(new AppError(commonErrors.DUPLICATE), ctx);
+  if (pgCode === CHARACTER_NOT_IN_REPERTOIRE || pgCode === UNTRANSLATABLE_CHARACTER) return appErrorResponse(new AppError(commonErrors.UNSTORABLE_TEXT), ctx);
   if (pgCode === SERIALIZATION_FAILURE || pgCode === DEADLOCK_DETECTED) return appErrorResponse(new AppError(commonErrors.VERSION_CONFLICT), ctx);
   if (pgCode) return { ...appErrorResponse(new AppError(commonErrors.DATABASE), ctx), unexpected: true };
 
@@ -72,8 +74,10 @@ export function errorToEnvelope(error: unknown, ctx: ErrorContext): ErrorRespons
     return appErrorResponse(new AppError(commonErrors.VALIDATION_FAILED, { params: { summary }, detail }), ctx);
   }
 
-  if (error instanceof TRPCError && cause === error) {
-    // tRPC's own refusals (unknown procedure, wrong method at /trpc, bad batch) are client errors.
+  if (error instanceof TRPCError) {
+    // tRPC's own refusals (unknown procedure, wrong method at /trpc, bad batch, an `input` that
+    // is not JSON, which tRPC throws with the SyntaxError as its cause) are client errors. What
+    // a procedure throws reaches here as INTERNAL_SERVER_ERROR, which is not in this map.
     const map: Partial<Record<TRPCError['code'], number>> = {
       NOT_FOUND: 404, METHOD_NOT_SUPPORTED: 405, BAD_REQUEST: 400, PARSE_ERROR: 400,
       UNSUPPORTED_MEDIA_TYPE: 415, PAYLOAD_TOO_LARGE: 413, UNAUTHORIZED: 401, FORBIDDEN: 403,

@@ -21,6 +21,7 @@ const texts: Record<string, LocalizedText> = {
   415: { 'zh-CN': '不支持的媒体类型', 'zh-TW': '不支援的媒體類型', 'en-US': 'Unsupported Media Type', 'ja-JP': 'サポートされていないメディアタイプです', 'ko-KR': '지원되지 않는 미디어 유형', 'de-DE': 'Nicht unterstützter Medientyp', 'hi-IN': 'असमर्थित मीडिया प्रकार' },
   422: { 'zh-CN': '请求语义错误', 'zh-TW': '請求語意錯誤', 'en-US': 'Unprocessable Entity', 'ja-JP': '処理できないリクエストです', 'ko-KR': '처리할 수 없는 요청', 'de-DE': 'Nicht verarbeitbare Anfrage', 'hi-IN': 'अनुरोध संसाधित नहीं किया जा सका' },
   423: { 'zh-CN': '会话已锁定', 'zh-TW': '工作階段已鎖定', 'en-US': 'Session Locked', 'ja-JP': 'セッションはロックされています', 'ko-KR': '세션이 잠김', 'de-DE': 'Sitzung gesperrt', 'hi-IN': 'सत्र लॉक है' },
+  431: { 'zh-CN': '请求头过大', 'zh-TW': '請求標頭過大', 'en-US': 'Request Header Fields Too Large', 'ja-JP': 'リクエストヘッダーが大きすぎます', 'ko-KR': '요청 헤더가 너무 큼', 'de-DE': 'Anfrage-Header zu groß', 'hi-IN': 'अनुरोध हेडर बहुत बड़े हैं' },
   429: { 'zh-CN': '请求过于频繁', 'zh-TW': '請求過於頻繁', 'en-US': 'Too Many Requests', 'ja-JP': 'リクエストが多すぎます', 'ko-KR': '요청이 너무 많음', 'de-DE': 'Zu viele Anfragen', 'hi-IN': 'बहुत अधिक अनुरोध' },
   500: { 'zh-CN': '服务器内部错误', 'zh-TW': '伺服器內部錯誤', 'en-US': 'Internal Server Error', 'ja-JP': 'サーバー内部エラー', 'ko-KR': '서버 내부 오류', 'de-DE': 'Interner Serverfehler', 'hi-IN': 'आंतरिक सर्वर त्रुटि' },
   501: { 'zh-CN': '功能未实现', 'zh-TW': '功能未實作', 'en-US': 'Not Implemented', 'ja-JP': '実装されていません', 'ko-KR': '구현되지 않음', 'de-DE': 'Nicht implementiert', 'hi-IN': 'लागू नहीं किया गया' },

@@ -1,4 +1,4 @@
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { inject } from 'vitest';
 import { boot, type BootOptions, type Runtime } from '../bootstrap.js';
 import { loadConfig } from '../config/load.js';
+import { serveApp } from '../http/serve.js';
 import { createLogger } from '../infra/logger.js';
 
 export interface TestServer {
@@ -96,7 +97,8 @@ export async function startTestServer(options: { config?: Record<string, any>; e
   const runtime = await boot(config, { ...options, logger });
   await runtime.ready;
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: runtime.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    // Served as main.ts serves it (coalesced responses, envelope answers to refused requests).
+    const s = serveApp({ fetch: runtime.app.fetch, config, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

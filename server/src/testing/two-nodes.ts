@@ -1,8 +1,9 @@
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { boot, type Runtime } from '../bootstrap.js';
 import { loadConfig } from '../config/load.js';
+import { serveApp } from '../http/serve.js';
 import { createLogger } from '../infra/logger.js';
 import { acquireTestRedis } from '../stores/testing-redis.js';
 import { deepMerge } from './harness.js';
@@ -38,7 +39,7 @@ export async function startTwoNodes(config: Record<string, unknown> = {}): Promi
     runtimes.map(
       (runtime) =>
         new Promise<TestNode>((resolve) => {
-          const server = serve({ fetch: runtime.app.fetch, port: 0, hostname: '127.0.0.1' }, () =>
+          const server = serveApp({ fetch: runtime.app.fetch, config: appConfig, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1' }, () =>
             resolve({ runtime, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
           );
         }),

@@ -15,3 +15,6 @@ export function postgresErrorCode(error: unknown): string | undefined {
 export const UNIQUE_VIOLATION = '23505';
 export const SERIALIZATION_FAILURE = '40001';
 export const DEADLOCK_DETECTED = '40P01';
+/** Text PostgreSQL cannot hold: U+0000 in a parameter ("invalid byte sequence for encoding UTF8: 0x00"). */
+export const CHARACTER_NOT_IN_REPERTOIRE = '22021';
+export const UNTRANSLATABLE_CHARACTER = '22P05';

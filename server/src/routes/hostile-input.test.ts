@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRouter, serviceRoutes } from '../app-router.js';
+import { bearer, createSuperAdmin, loginAs, type TestUser } from '../testing/auth-fixtures.js';
+import { startTestServer, type TestServer } from '../testing/harness.js';
+import { buildRouteTable, objectShape, type RouteEntry } from './table.js';
+
+/**
+ * Every derived route, called by the super-administrator (so permission checks let the input
+ * through to validation and the handlers) with inputs of the wrong shape: the answer must always
+ * be an envelope, and never a 500. A sweep, so that a route added later is covered without
+ * anyone remembering to write its bad-input cases.
+ */
+
+const LONG = 'x'.repeat(20_000);
+/** Values of the wrong type or out of any range, put in every field a route declares. */
+const BAD_VALUES: unknown[] = [{ nested: { deep: [1, 2] } }, [null, 'a'], LONG, -1, 1e308, true, '', '%00\u0000', '99999999999999999999999999'];
+/** Whole bodies of the wrong shape. */
+const BAD_BODIES = ['[]', '"text"', '123', 'null', '{}', '{"a":', '[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]', '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{}}}'];
+/** Query-string values of the wrong type. */
+const BAD_QUERY = ['abc', '-1', '99999999999999999999999999', '1.5', 'true', '%00', encodeURIComponent(LONG), '[object Object]'];
+
+interface Attempt {
+  route: string;
+  sent: string;
+  status: number;
+  problem: string;
+}
+
+function queryOf(keys: string[], value: string, repeat = false): string {
+  if (keys.length === 0) return `?unknown=${value}`;
+  // Repeated, a key becomes an array.
+  return `?${keys.map((k) => `${k}=${value}${repeat ? `&${k}=${value}` : ''}`).join('&')}`;
+}
+
+describe('hostile input on every derived route', () => {
+  let server: TestServer;
+  let admin: TestUser;
+  let token = '';
+
+  beforeAll(async () => {
+    server = await startTestServer({ config: { Saas: { Auth: { CaptchaEnabled: false, ThrottlePerAccountAndIp: 10_000, ThrottlePerIp: 100_000 } } } });
+    admin = await createSuperAdmin(server.runtime.deps);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers an envelope, never a 500, for bodies and query values of the wrong shape', async () => {
+    const table: RouteEntry[] = buildRouteTable(appRouter, serviceRoutes);
+    const problems: Attempt[] = [];
+    let calls = 0;
+
+    const send = async (entry: RouteEntry, suffix: string, body: string | undefined, sent: string) => {
+      calls++;
+      const res = await server.request(`${entry.path}${suffix}`, {
+        method: entry.method,
+        headers: { ...bearer(token), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body,
+      });
+      const text = await res.text();
+      let envelope: { code?: unknown; isSuccess?: unknown; traceId?: unknown } | undefined;
+      try {
+        envelope = JSON.parse(text) as typeof envelope;
+      } catch {
+        envelope = undefined;
+      }
+      const route = `${entry.method} ${entry.path}`;
+      if (res.status >= 500) problems.push({ route, sent, status: res.status, problem: text.slice(0, 300) });
+      else if (!envelope || typeof envelope.code !== 'number' || typeof envelope.isSuccess !== 'boolean' || typeof envelope.traceId !== 'string') {
+        problems.push({ route, sent, status: res.status, problem: `not an envelope: ${text.slice(0, 200)}` });
+      }
+    };
+
+    for (const entry of table) {
+      // A fresh session per route: a route may end or lock the caller's own session.
+      token = (await loginAs(server, { email: admin.email, userName: admin.userName, password: admin.password })).accessToken;
+      const keys = Object.keys(objectShape(entry.input) ?? {});
+      if (entry.binding === 'body') {
+        for (const body of BAD_BODIES) await send(entry, '', body, body);
+        for (const value of BAD_VALUES) {
+          const body = JSON.stringify(Object.fromEntries((keys.length ? keys : ['unknown']).map((k) => [k, value])));
+          await send(entry, '', body, body.slice(0, 80));
+        }
+      } else {
+        for (const value of BAD_QUERY) await send(entry, queryOf(keys, value), undefined, `query ${value.slice(0, 40)}`);
+        await send(entry, queryOf(keys, 'abc', true), undefined, 'query, keys repeated');
+      }
+    }
+
+    expect(calls).toBeGreaterThan(table.length * 8);
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it('answers the same inputs on /trpc with tRPC errors carrying the envelope, never a 500', async () => {
+    const table: RouteEntry[] = buildRouteTable(appRouter, serviceRoutes);
+    const problems: Attempt[] = [];
+    for (const entry of table) {
+      token = (await loginAs(server, { email: admin.email, userName: admin.userName, password: admin.password })).accessToken;
+      const keys = Object.keys(objectShape(entry.input) ?? {});
+      const inputs = [...BAD_BODIES.filter((b) => b !== '{"a":'), ...BAD_VALUES.map((v) => JSON.stringify(Object.fromEntries((keys.length ? keys : ['unknown']).map((k) => [k, v]))))];
+      for (const input of inputs) {
+        const res =
+          entry.type === 'query'
+            ? await server.request(`/trpc/${entry.key}?input=${encodeURIComponent(input).slice(0, 8_000)}`, { headers: bearer(token) })
+            : await server.request(`/trpc/${entry.key}`, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: input });
+        const text = await res.text();
+        let answer: { result?: unknown; error?: { data?: { envelope?: { code?: unknown } } } } | undefined;
+        try {
+          answer = JSON.parse(text) as typeof answer;
+        } catch {
+          answer = undefined;
+        }
+        const wellFormed = answer !== undefined && (answer.result !== undefined || typeof answer.error?.data?.envelope?.code === 'number');
+        if (res.status >= 500 || !wellFormed) problems.push({ route: `/trpc/${entry.key}`, sent: input.slice(0, 80), status: res.status, problem: text.slice(0, 300) });
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it('answers text the database cannot hold (U+0000) with 400, and a /trpc input that is not JSON with 400', async () => {
+    token = (await loginAs(server, { email: admin.email, userName: admin.userName, password: admin.password })).accessToken;
+    const english = { ...bearer(token), 'x-language': 'en-US' };
+    const rest = await server.json('/api/PermissionQuery/Permissions?groupCode=%00', { headers: english });
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ code: 400, isSuccess: false, data: 'The request contains a character that cannot be stored (such as U+0000).' });
+
+    const input = encodeURIComponent(JSON.stringify({ groupCode: 'a\u0000b' }));
+    const trpc = await server.json(`/trpc/PermissionQueryService.GetPermissionsAsync?input=${input}`, { headers: english });
+    expect(trpc.status).toBe(400);
+    expect(trpc.body.error.data.envelope).toMatchObject({ code: 400, data: 'The request contains a character that cannot be stored (such as U+0000).' });
+
+    const malformed = await server.json(`/trpc/PermissionQueryService.GetPermissionsAsync?input=${encodeURIComponent('{"groupCode":')}`, { headers: english });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.data.envelope).toMatchObject({ code: 400, isSuccess: false });
+  });
+});
