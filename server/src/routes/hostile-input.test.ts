@@ -146,4 +146,45 @@ describe('hostile input on every derived route', () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.data.envelope).toMatchObject({ code: 400, isSuccess: false });
   });
+
+  it('answers hostile headers (tokens, zones, languages, trace ids, signature headers) with envelopes, never a 500', async () => {
+    const headerSets = (jwt: string): Array<Record<string, string>> => {
+      const [head, body] = jwt.split('.');
+      return [
+        { authorization: 'Bearer a.b.c' },
+        { authorization: `Bearer ${'x'.repeat(8_000)}` },
+        { authorization: 'Basic dXNlcjpwYXNz' },
+        { authorization: 'Bearer' },
+        { authorization: `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${body}.` },
+        { authorization: `Bearer ${head}.${body}.${'A'.repeat(43)}` },
+        { authorization: `Bearer ${jwt}`, 'x-timezone': 'Mars/Olympus_Mons' },
+        { authorization: `Bearer ${jwt}`, 'x-timezone': '../../../etc/passwd' },
+        { authorization: `Bearer ${jwt}`, 'x-timezone': '+99:99' },
+        { authorization: `Bearer ${jwt}`, 'x-language': '*;q=abc, zz-ZZ;q=2, ' + 'en;q=0.1,'.repeat(200) },
+        { authorization: `Bearer ${jwt}`, 'accept-language': 'x'.repeat(4_000) },
+        { authorization: `Bearer ${jwt}`, 'x-trace-id': '<script>alert(1)</script>' },
+        { authorization: `Bearer ${jwt}`, 'x-forwarded-for': 'not-an-ip, , ::::' },
+        { authorization: `Bearer ${jwt}`, 'x-access-key': 'k', 'x-timestamp': '-1', 'x-nonce': ' ', 'x-signature': 'zz' },
+        { authorization: `Bearer ${jwt}`, 'x-device-id': 'd'.repeat(4_000), 'user-agent': 'u'.repeat(8_000) },
+      ];
+    };
+    const table: RouteEntry[] = buildRouteTable(appRouter, serviceRoutes);
+    const problems: Attempt[] = [];
+    for (const entry of table) {
+      // A fresh session per route, as above.
+      token = (await loginAs(server, { email: admin.email, userName: admin.userName, password: admin.password })).accessToken;
+      for (const headers of headerSets(token)) {
+        const res = await server.request(entry.path, { method: entry.method, headers: { ...headers, ...(entry.binding === 'body' ? { 'content-type': 'application/json' } : {}) }, body: entry.binding === 'body' ? '{}' : undefined });
+        const text = await res.text();
+        let envelope: { code?: unknown } | undefined;
+        try {
+          envelope = JSON.parse(text) as typeof envelope;
+        } catch {
+          envelope = undefined;
+        }
+        if (res.status >= 500 || typeof envelope?.code !== 'number') problems.push({ route: `${entry.method} ${entry.path}`, sent: JSON.stringify(headers).slice(0, 100), status: res.status, problem: text.slice(0, 300) });
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 300_000);
 });
