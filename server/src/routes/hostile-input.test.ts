@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter, serviceRoutes } from '../app-router.js';
 import { bearer, createSuperAdmin, loginAs, type TestUser } from '../testing/auth-fixtures.js';
@@ -20,6 +22,51 @@ const EDGE_VALUES: unknown[] = [LONG.slice(0, 5_000), -1, 0, 2 ** 63, '922337203
 const BAD_BODIES = ['[]', '"text"', '123', 'null', '{}', '{"a":', '[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]', '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{}}}'];
 /** Query-string values of the wrong type. */
 const BAD_QUERY = ['abc', '-1', '99999999999999999999999999', '1.5', 'true', '%00', encodeURIComponent(LONG), '[object Object]'];
+
+type JsonSchema = { $ref?: string; type?: string | string[]; format?: string; enum?: unknown[]; const?: unknown; pattern?: string; minimum?: number; minLength?: number; items?: JsonSchema; properties?: Record<string, JsonSchema>; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; allOf?: JsonSchema[]; default?: unknown };
+type Operation = { parameters?: Array<{ in?: string; name?: string; schema?: JsonSchema; $ref?: string }>; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } };
+
+/** The committed API document: the input schemas of every operation, as clients read them. */
+const document = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../openapi/openapi.json'), 'utf8')) as {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, JsonSchema> };
+};
+
+/** Strings tried in turn against a schema's pattern (ids, phones, e-mails, codes, dates). */
+const STRING_CANDIDATES = ['1', '123456', '13800000000', '+8613800000000', 'user@example.test', 'abcdefgh', 'ABC_123', 'abc-def', '2026-05-01'];
+
+/** A value the schema accepts, as a plain client would fill a form: the first choice, small numbers. */
+function plausible(schema: JsonSchema | undefined, depth = 0): unknown {
+  if (!schema || depth > 6) return undefined;
+  if (schema.$ref) return plausible(document.components.schemas[schema.$ref.split('/').pop()!], depth + 1);
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const variants = schema.anyOf ?? schema.oneOf ?? schema.allOf;
+  if (variants) return plausible(variants.find((v) => v.type !== 'null') ?? variants[0], depth + 1);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, plausible(v, depth + 1)]));
+    case 'array': {
+      // One item of a plain type; none of objects (filter lists, whose items are unions).
+      const item = plausible(schema.items, depth + 1);
+      return item === undefined || typeof item === 'object' ? [] : [item];
+    }
+    case 'integer':
+    case 'number':
+      return Math.max(1, schema.minimum ?? 1);
+    case 'boolean':
+      return true;
+    case 'string':
+      if (schema.format === 'date-time') return '2026-05-01T08:00:00Z';
+      if (schema.format === 'date') return '2026-05-01';
+      if (schema.pattern) return STRING_CANDIDATES.find((c) => new RegExp(schema.pattern!, 'u').test(c)) ?? 'abcdefgh';
+      return 'abcdefgh'.repeat(Math.ceil((schema.minLength ?? 1) / 8)).slice(0, Math.max(schema.minLength ?? 0, 8));
+    default:
+      return undefined;
+  }
+}
 
 interface Attempt {
   route: string;
@@ -185,6 +232,39 @@ describe('hostile input on every derived route', () => {
         if (res.status >= 500 || typeof envelope?.code !== 'number') problems.push({ route: `${entry.method} ${entry.path}`, sent: JSON.stringify(headers).slice(0, 100), status: res.status, problem: text.slice(0, 300) });
       }
     }
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it('answers plausible inputs, and plausible inputs with one field at an edge, without a 500', async () => {
+    const problems: Attempt[] = [];
+    let calls = 0;
+    for (const [route, operations] of Object.entries(document.paths)) {
+      if (!route.startsWith('/api/')) continue;
+      for (const [method, operation] of Object.entries(operations)) {
+        token = (await loginAs(server, { email: admin.email, userName: admin.userName, password: admin.password })).accessToken;
+        const query = (operation.parameters ?? []).filter((p) => p.in === 'query' && p.name && p.schema);
+        const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+        const baseQuery = Object.fromEntries(query.map((p) => [p.name!, plausible(p.schema)]).filter(([, v]) => v !== undefined));
+        const baseBody = bodySchema ? (plausible(bodySchema) as Record<string, unknown> | undefined) : undefined;
+        const variants: Array<{ q: Record<string, unknown>; b: unknown; sent: string }> = [{ q: baseQuery, b: baseBody, sent: 'plausible' }];
+        for (const key of Object.keys(baseQuery)) for (const v of EDGE_VALUES) variants.push({ q: { ...baseQuery, [key]: v }, b: baseBody, sent: `query ${key}=${String(v).slice(0, 30)}` });
+        if (baseBody && typeof baseBody === 'object' && !Array.isArray(baseBody)) {
+          for (const key of Object.keys(baseBody)) for (const v of EDGE_VALUES) variants.push({ q: baseQuery, b: { ...baseBody, [key]: v }, sent: `body ${key}=${JSON.stringify(v).slice(0, 30)}` });
+        }
+        for (const variant of variants) {
+          calls++;
+          const search = new URLSearchParams(Object.entries(variant.q).map(([k, v]): [string, string] => [k, String(v)])).toString();
+          const res = await server.request(`${route}${search ? `?${search}` : ''}`, {
+            method: method.toUpperCase(),
+            headers: { ...bearer(token), ...(variant.b !== undefined ? { 'content-type': 'application/json' } : {}) },
+            body: variant.b !== undefined ? JSON.stringify(variant.b) : undefined,
+          });
+          const text = await res.text();
+          if (res.status >= 500) problems.push({ route: `${method.toUpperCase()} ${route}`, sent: variant.sent, status: res.status, problem: text.slice(0, 300) });
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(200);
     expect(problems).toEqual([]);
   }, 300_000);
 });

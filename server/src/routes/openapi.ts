@@ -17,6 +17,18 @@ export interface OpenApiInfo {
   description?: string;
 }
 
+/**
+ * A pipe is documented by its input side. When that side is a plain string (only trimmed or
+ * lower-cased) and the output side is what constrains it (`z.email()`, an enum), its format,
+ * pattern and choices are the input's too: without them the document would say "any string".
+ */
+function inheritConstraints(pipe: z.ZodType, target: Json): void {
+  const def = (pipe as unknown as { _zod: { def: { in: z.ZodType; out: z.ZodType } } })._zod.def;
+  if ((def.in as unknown as { _zod: { def: { type: string } } })._zod.def.type !== 'string') return;
+  const out = z.toJSONSchema(def.out, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
+  for (const key of ['format', 'pattern', 'enum'] as const) if (key in out) target[key] = out[key];
+}
+
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const out = z.toJSONSchema(schema, {
     io,
@@ -26,6 +38,10 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
     override(ctx) {
       const custom = docOverrides.get(ctx.zodSchema as unknown as z.ZodType);
       const type = (ctx.zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def?.type;
+      if (!custom && io === 'input' && type === 'pipe') {
+        inheritConstraints(ctx.zodSchema as unknown as z.ZodType, ctx.jsonSchema as Json);
+        return;
+      }
       const replacement = custom ?? (type === 'date' ? { type: 'string', format: 'date-time' } : type === 'bigint' ? { type: 'string', pattern: '^-?\\d+$' } : undefined);
       if (!replacement) return;
       const description = (ctx.jsonSchema as Json).description;

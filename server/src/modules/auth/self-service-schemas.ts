@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zIdOut } from '../../rpc/wire.js';
+import { docOverrides, zIdOut } from '../../rpc/wire.js';
 import { loginToken, twoFactorMethodInput } from './schemas.js';
 
 /** Request and response shapes of the self-service endpoints (SPEC shapes; ORIGINAL-FACTS §3.1 and §11 where SPEC is silent). */
@@ -15,6 +15,13 @@ export const phoneInput = z
   .max(40)
   .transform((v) => v.replace(/[\s\-().]/g, ''))
   .pipe(z.string().regex(/^\+?\d{5,20}$/));
+// Documented as accepted (separators included), not as the digits it becomes.
+docOverrides.set(phoneInput, {
+  type: 'string',
+  maxLength: 40,
+  pattern: '^[\\s().-]*\\+?(?:[\\s().-]*\\d){5,20}[\\s().-]*$',
+  description: 'An optional + and 5 to 20 digits; spaces, dashes, dots and parentheses are ignored',
+});
 
 const secondFactorFields = {
   deviceId: optionalText(200),

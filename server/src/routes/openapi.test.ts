@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { appRouter, serviceRoutes } from '../app-router.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { buildRouteTable } from './table.js';
+
+type Json = Record<string, any>;
+
+const document = buildOpenApiDocument(buildRouteTable(appRouter, serviceRoutes), { title: 'Portcullis', version: 'test' }) as Json;
+const bodyOf = (path: string, method = 'post'): Json => document.paths[path][method].requestBody.content['application/json'].schema;
+
+function patterns(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) patterns(item, found);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'pattern' && typeof value === 'string') found.push(value);
+      else patterns(value, found);
+    }
+  }
+  return found;
+}
+
+describe('OpenAPI input schemas', () => {
+  it('describe a normalized string by what its check accepts: e-mail format, enum choices', () => {
+    expect(bodyOf('/api/Auth/EmailLoginCode').properties.email).toMatchObject({ type: 'string', maxLength: 254, format: 'email' });
+    const method = bodyOf('/api/Auth/Login').properties.twoFactorMethod;
+    expect(method.anyOf[0]).toMatchObject({ type: 'string', enum: ['totp', 'email', 'phone'] });
+  });
+
+  it('describe a phone number as accepted, separators included', () => {
+    const phone = bodyOf('/api/Auth/PhoneLoginCode').properties.phone;
+    const pattern = new RegExp(phone.pattern as string, 'u');
+    for (const ok of ['+86 138-0000-0000', '(010) 1234.5678', '13800000000']) expect(pattern.test(ok)).toBe(true);
+    for (const bad of ['abc', '12 34', '+']) expect(pattern.test(bad)).toBe(false);
+  });
+
+  it('has only patterns a client can compile', () => {
+    const all = patterns(document);
+    expect(all.length).toBeGreaterThan(10);
+    for (const p of all) expect(() => new RegExp(p, 'u'), p).not.toThrow();
+  });
+});
