@@ -75,6 +75,27 @@ interface Attempt {
   problem: string;
 }
 
+const table: RouteEntry[] = buildRouteTable(appRouter, serviceRoutes);
+
+type Parsed = Record<string, any> | undefined;
+const isEnvelope = (b: Parsed) => !!b && typeof b.code === 'number' && typeof b.isSuccess === 'boolean' && typeof b.traceId === 'string';
+
+/**
+ * Reads an answer and records a problem when it is a 500 or `accept` refuses its parsed JSON
+ * (undefined when the text is not JSON).
+ */
+async function inspect(res: Response, route: string, sent: string, problems: Attempt[], accept: (body: Parsed) => boolean = () => true): Promise<void> {
+  const text = await res.text();
+  let body: Parsed;
+  try {
+    body = JSON.parse(text) as Parsed;
+  } catch {
+    body = undefined;
+  }
+  if (res.status >= 500) problems.push({ route, sent, status: res.status, problem: text.slice(0, 300) });
+  else if (!accept(body)) problems.push({ route, sent, status: res.status, problem: `not the expected shape: ${text.slice(0, 200)}` });
+}
+
 function queryOf(keys: string[], value: string, repeat = false): string {
   if (keys.length === 0) return `?unknown=${value}`;
   // Repeated, a key becomes an array.
@@ -93,9 +114,10 @@ describe('hostile input on every derived route', () => {
   afterAll(async () => {
     await server?.close();
   });
+  /** A fresh session: a route may end or lock the caller's own session. */
+  const freshToken = async () => (token = (await loginAs(server, admin)).accessToken);
 
   it('answers an envelope, never a 500, for bodies and query values of the wrong shape', async () => {
-    const table: RouteEntry[] = buildRouteTable(appRouter, serviceRoutes);
     const problems: Attempt[] = [];
     let calls = 0;
 
@@ -106,23 +128,11 @@ describe('hostile input on every derived route', () => {
         headers: { ...bearer(token), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body,
       });
-      const text = await res.text();
-      let envelope: { code?: unknown; isSuccess?: unknown; traceId?: unknown } | undefined;
-      try {
-        envelope = JSON.parse(text) as typeof envelope;
-      } catch {
-        envelope = undefined;
-      }
-      const route = `${entry.method} ${entry.path}`;
-      if (res.status >= 500) problems.push({ route, sent, status: res.status, problem: text.slice(0, 300) });
-      else if (!envelope || typeof envelope.code !== 'number' || typeof envelope.isSuccess !== 'boolean' || typeof envelope.traceId !== 'string') {
-        problems.push({ route, sent, status: res.status, problem: `not an envelope: ${text.slice(0, 200)}` });
-      }
+      await inspect(res, `${entry.method} ${entry.path}`, sent, problems, isEnvelope);
     };
 
     for (const entry of table) {
-      // A fresh session per route: a route may end or lock the caller's own session.
-      token = (await loginAs(server, { email: admin.email, userName: admin.userName, password: admin.password })).accessToken;
+      await freshToken();
       const keys = Object.keys(objectShape(entry.input) ?? {});
       if (entry.binding === 'body') {
         for (const body of BAD_BODIES) await send(entry, '', body, body);
@@ -152,10 +162,9 @@ describe('hostile input on every derived route', () => {
   }, 300_000);
 
   it('answers the same inputs on /trpc with tRPC errors carrying the envelope, never a 500', async () => {
-    const table: RouteEntry[] = buildRouteTable(appRouter, serviceRoutes);
     const problems: Attempt[] = [];
     for (const entry of table) {
-      token = (await loginAs(server, { email: admin.email, userName: admin.userName, password: admin.password })).accessToken;
+      await freshToken();
       const keys = Object.keys(objectShape(entry.input) ?? {});
       const inputs = [...BAD_BODIES.filter((b) => b !== '{"a":'), ...BAD_VALUES.map((v) => JSON.stringify(Object.fromEntries((keys.length ? keys : ['unknown']).map((k) => [k, v]))))];
       for (const input of inputs) {
@@ -163,22 +172,14 @@ describe('hostile input on every derived route', () => {
           entry.type === 'query'
             ? await server.request(`/trpc/${entry.key}?input=${encodeURIComponent(input).slice(0, 8_000)}`, { headers: bearer(token) })
             : await server.request(`/trpc/${entry.key}`, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: input });
-        const text = await res.text();
-        let answer: { result?: unknown; error?: { data?: { envelope?: { code?: unknown } } } } | undefined;
-        try {
-          answer = JSON.parse(text) as typeof answer;
-        } catch {
-          answer = undefined;
-        }
-        const wellFormed = answer !== undefined && (answer.result !== undefined || typeof answer.error?.data?.envelope?.code === 'number');
-        if (res.status >= 500 || !wellFormed) problems.push({ route: `/trpc/${entry.key}`, sent: input.slice(0, 80), status: res.status, problem: text.slice(0, 300) });
+        await inspect(res, `/trpc/${entry.key}`, input.slice(0, 80), problems, (b) => !!b && (b.result !== undefined || typeof b.error?.data?.envelope?.code === 'number'));
       }
     }
     expect(problems).toEqual([]);
   }, 300_000);
 
   it('answers text the database cannot hold (U+0000) with 400, and a /trpc input that is not JSON with 400', async () => {
-    token = (await loginAs(server, { email: admin.email, userName: admin.userName, password: admin.password })).accessToken;
+    await freshToken();
     const english = { ...bearer(token), 'x-language': 'en-US' };
     const rest = await server.json('/api/PermissionQuery/Permissions?groupCode=%00', { headers: english });
     expect(rest.status).toBe(400);
@@ -215,21 +216,12 @@ describe('hostile input on every derived route', () => {
         { authorization: `Bearer ${jwt}`, 'x-device-id': 'd'.repeat(4_000), 'user-agent': 'u'.repeat(8_000) },
       ];
     };
-    const table: RouteEntry[] = buildRouteTable(appRouter, serviceRoutes);
     const problems: Attempt[] = [];
     for (const entry of table) {
-      // A fresh session per route, as above.
-      token = (await loginAs(server, { email: admin.email, userName: admin.userName, password: admin.password })).accessToken;
+      await freshToken();
       for (const headers of headerSets(token)) {
         const res = await server.request(entry.path, { method: entry.method, headers: { ...headers, ...(entry.binding === 'body' ? { 'content-type': 'application/json' } : {}) }, body: entry.binding === 'body' ? '{}' : undefined });
-        const text = await res.text();
-        let envelope: { code?: unknown } | undefined;
-        try {
-          envelope = JSON.parse(text) as typeof envelope;
-        } catch {
-          envelope = undefined;
-        }
-        if (res.status >= 500 || typeof envelope?.code !== 'number') problems.push({ route: `${entry.method} ${entry.path}`, sent: JSON.stringify(headers).slice(0, 100), status: res.status, problem: text.slice(0, 300) });
+        await inspect(res, `${entry.method} ${entry.path}`, JSON.stringify(headers).slice(0, 100), problems, (b) => typeof b?.code === 'number');
       }
     }
     expect(problems).toEqual([]);
@@ -241,7 +233,7 @@ describe('hostile input on every derived route', () => {
     for (const [route, operations] of Object.entries(document.paths)) {
       if (!route.startsWith('/api/')) continue;
       for (const [method, operation] of Object.entries(operations)) {
-        token = (await loginAs(server, { email: admin.email, userName: admin.userName, password: admin.password })).accessToken;
+        await freshToken();
         const query = (operation.parameters ?? []).filter((p) => p.in === 'query' && p.name && p.schema);
         const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
         const baseQuery = Object.fromEntries(query.map((p) => [p.name!, plausible(p.schema)]).filter(([, v]) => v !== undefined));
@@ -259,8 +251,7 @@ describe('hostile input on every derived route', () => {
             headers: { ...bearer(token), ...(variant.b !== undefined ? { 'content-type': 'application/json' } : {}) },
             body: variant.b !== undefined ? JSON.stringify(variant.b) : undefined,
           });
-          const text = await res.text();
-          if (res.status >= 500) problems.push({ route: `${method.toUpperCase()} ${route}`, sent: variant.sent, status: res.status, problem: text.slice(0, 300) });
+          await inspect(res, `${method.toUpperCase()} ${route}`, variant.sent, problems);
         };
         // The same write six times at once first: racing duplicates must end in 409s, not 500s.
         if (method !== 'get') await Promise.all(Array.from({ length: 6 }, () => call({ ...variants[0]!, sent: 'plausible, 6 at once' })));
