@@ -5,6 +5,7 @@ import type { IdGenerator } from '../../server/src/infra/ids.js';
 import { PERMISSION_CATALOGUE, SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from '../../server/src/modules/authz/permission-catalogue.js';
 import { menus, permissions, rolePermissions, roles, tenants, userRoles, users, userSecurity } from '../schema/index.js';
 import { SEED_MENUS, type SeedMenu } from './menus.js';
+import { notDeleted } from '../../server/src/infra/db/predicates.js';
 
 /**
  * The idempotent seed: the platform context (tenant 0), the default tenant (1), the permission catalogue, the
@@ -88,7 +89,7 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
     let [role] = await tx
       .select({ id: roles.id })
       .from(roles)
-      .where(and(eq(roles.tenantId, PLATFORM_TENANT_ID), sql`lower(${roles.roleCode}) = ${SUPER_ADMIN_ROLE}`, eq(roles.isDeleted, false)));
+      .where(and(eq(roles.tenantId, PLATFORM_TENANT_ID), sql`lower(${roles.roleCode}) = ${SUPER_ADMIN_ROLE}`, notDeleted(roles.isDeleted)));
     if (!role) {
       role = { id: ids.next() };
       await tx.insert(roles).values({ id: role.id, tenantId: PLATFORM_TENANT_ID, roleCode: SUPER_ADMIN_ROLE, roleName: 'Super administrator', roleType: 'System', dataScope: 'All', isSystem: 1 });
@@ -97,7 +98,7 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
 
     await seedMenus(tx, ids, codes);
 
-    let [user] = await tx.select({ id: users.id }).from(users).where(and(sql`lower(${users.email}) = ${admin.email.trim().toLowerCase()}`, eq(users.isDeleted, false)));
+    let [user] = await tx.select({ id: users.id }).from(users).where(and(sql`lower(${users.email}) = ${admin.email.trim().toLowerCase()}`, notDeleted(users.isDeleted)));
     const createdAdmin = !user;
     if (!user) {
       user = { id: ids.next() };

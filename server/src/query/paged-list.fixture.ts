@@ -5,6 +5,7 @@ import type { IdGenerator } from '../infra/ids.js';
 import { defineEnum } from '../rpc/wire.js';
 import { definePagedList, type PagedResult } from './paged-list.js';
 import { pagedRequestSchema } from './paged-request.js';
+import { notDeleted } from '../infra/db/predicates.js';
 
 /*
  * Test-only: a users list over fixture rows, shared by the paged-list test files.
@@ -129,7 +130,7 @@ export async function seedUsers(db: Database, ids: IdGenerator): Promise<{ tenan
 
 /** The base condition of the fixture list: one tenant, live rows. */
 export function baseOf(tenantId: bigint) {
-  return and(eq(users.tenantId, tenantId), eq(users.isDeleted, false));
+  return and(eq(users.tenantId, tenantId), notDeleted(users.isDeleted));
 }
 
 /** The columns the tests read back. */

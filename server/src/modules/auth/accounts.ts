@@ -6,6 +6,7 @@ import { appError } from '../../errors/app-error.js';
 import type { Transaction } from '../../infra/db/client.js';
 import { tenantAvailability } from './landing.js';
 import { selfServiceErrors } from './self-service-errors.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /** A self-registered or external-login account, before it exists. */
 export interface NewAccount {
@@ -68,7 +69,7 @@ export async function removeNewAccount(deps: Pick<AppDeps, 'db'>, userId: bigint
 
 /** Whether an e-mail address is used by an account (case-insensitive, deleted accounts aside). */
 export async function emailInUse(deps: Pick<AppDeps, 'db'>, email: string): Promise<boolean> {
-  const [row] = await deps.db.select({ id: users.id }).from(users).where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, eq(users.isDeleted, false))).limit(1);
+  const [row] = await deps.db.select({ id: users.id }).from(users).where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, notDeleted(users.isDeleted))).limit(1);
   return !!row;
 }
 
@@ -77,7 +78,7 @@ export async function userNameInUse(deps: Pick<AppDeps, 'db'>, tenantId: bigint,
   const [row] = await deps.db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), sql`lower(${users.userName}) = ${userName.toLowerCase()}`, eq(users.isDeleted, false)))
+    .where(and(eq(users.tenantId, tenantId), sql`lower(${users.userName}) = ${userName.toLowerCase()}`, notDeleted(users.isDeleted)))
     .limit(1);
   return !!row;
 }

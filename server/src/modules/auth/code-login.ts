@@ -15,6 +15,7 @@ import type { CodeLoginChallenge, CodeLoginRequest } from './self-service-schema
 import { sendTimingOf, type SendKind } from './send-timing.js';
 import type { LoginToken } from './tokens.js';
 import { availableMethods, normalizeLoginName, type TwoFactorMethodName } from './two-factor.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * One-time-code login (SPEC EmailLoginCode / EmailLogin, PhoneLoginCode / PhoneLogin) and the
@@ -80,7 +81,7 @@ export async function findAccountById(deps: Pick<AppDeps, 'db'>, userId: bigint)
     .select({ user: users, security: userSecurity })
     .from(users)
     .innerJoin(userSecurity, eq(userSecurity.userId, users.id))
-    .where(and(eq(users.id, userId), eq(users.isDeleted, false)));
+    .where(and(eq(users.id, userId), notDeleted(users.isDeleted)));
   return row;
 }
 
@@ -93,7 +94,7 @@ async function findAccountByPhone(deps: Pick<AppDeps, 'db' | 'logger'>, phone: s
     .select({ user: users, security: userSecurity })
     .from(users)
     .innerJoin(userSecurity, eq(userSecurity.userId, users.id))
-    .where(and(eq(users.phone, phone), eq(users.phoneVerified, true), eq(users.isDeleted, false)))
+    .where(and(eq(users.phone, phone), eq(users.phoneVerified, true), notDeleted(users.isDeleted)))
     .limit(2);
   if (rows.length > 1) deps.logger.warn('phone login refused: the number is verified on several accounts');
   return rows.length === 1 ? rows[0] : undefined;

@@ -4,16 +4,15 @@ import { writeLoginLog } from './login-log.js';
 
 /**
  * Subscribers of the authentication events: one login-log row per attempt (SPEC: failed logins
- * are written to the login log; successes are recorded with the session) and the audit entries
+ * are written to the login log; a success's row commits with its session, written by the
+ * session statement itself) and the audit entries
  * the spec names (TenantSwitched, PasswordChanged; TokenRefreshed is written with the refresh).
  */
 export function registerAuthHandlers(deps: AppDeps): void {
   const { db, ids, clock, events } = deps;
   const at = () => clock.now();
 
-  events.on('AuthLoginSucceeded', async (e) => {
-    await writeLoginLog(db, ids, { userId: e.userId, userName: e.userName, tenantId: e.tenantId, sessionId: e.sessionId, method: e.method, result: 'Success', message: 'Login succeeded', request: e.request, at: at() });
-  });
+  // AuthLoginSucceeded: its login-log row is written with the session (session-service.ts).
   events.on('AuthLoginFailed', async (e) => {
     await writeLoginLog(db, ids, { userId: e.userId, userName: e.userName, tenantId: e.tenantId, method: e.method, result: e.result, message: e.message, request: e.request, at: at() });
   });

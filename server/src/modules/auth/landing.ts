@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNull, lte, or } from 'drizzle-orm';
 import { tenantMemberships, tenants } from '../../../../db/schema/index.js';
 import type { Executor } from '../../infra/db/client.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /** A tenant the user may enter, with the membership that allows it. */
 export interface AvailableTenant {
@@ -71,7 +72,7 @@ export async function availableTenants(db: Executor, userId: bigint, isSuperAdmi
   const rows: Array<AvailableTenant & { isDeleted: boolean }> = members.filter((m) => m.tenantId !== 0n);
   if (isSuperAdmin) {
     const known = new Set(rows.map((r) => r.tenantId));
-    const all = await db.select(tenantColumns).from(tenants).where(eq(tenants.isDeleted, false)).orderBy(asc(tenants.name), asc(tenants.id));
+    const all = await db.select(tenantColumns).from(tenants).where(notDeleted(tenants.isDeleted)).orderBy(asc(tenants.name), asc(tenants.id));
     for (const t of all) {
       if (t.tenantId !== 0n && !known.has(t.tenantId)) rows.push({ ...t, membershipId: null, memberType: null, inviteStatus: null, membershipExpirationTime: null, joinedTime: null });
     }

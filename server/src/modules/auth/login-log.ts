@@ -4,7 +4,7 @@ import { loginLogs } from '../../../../db/schema/index.js';
 import type { Database, Executor } from '../../infra/db/client.js';
 import { preparedPerDatabase } from '../../infra/db/prepared.js';
 import type { IdGenerator } from '../../infra/ids.js';
-import { parseUserAgent } from './user-agent.js';
+import { parseUserAgent, type UserAgentInfo } from './user-agent.js';
 import type { RequestFacts } from './events.js';
 
 /** The original's LoginResult numbering (ORIGINAL-FACTS §10). */
@@ -25,29 +25,39 @@ export function networkOf(ip: string): string {
   return parts.length === 4 ? `${parts[0]}.${parts[1]}.0.0/16` : ip;
 }
 
-/** The device a login came from: the client's device id when it sends one, else browser and OS. */
-export function deviceOf(request: RequestFacts): string {
-  if (request.deviceFingerprint) return request.deviceFingerprint;
-  const ua = parseUserAgent(request.userAgent);
-  return `${ua.browser}|${ua.os}`;
-}
-
 /**
  * A successful login is risky when it comes from a device or a network none of the user's last
  * 50 successful logins came from. The very first login has nothing to compare with: not risky.
  * Computed inside the INSERT (one statement per attempt, on the login path).
  */
-const riskExpression = sql<boolean>`(select case when count(*) = 0 then false
-      else count(*) filter (where r.device_fingerprint = ${sql.placeholder('deviceFingerprint')}) = 0
-        or count(*) filter (where r.login_location = ${sql.placeholder('loginLocation')}) = 0 end
+function riskExpression(userId: string, deviceFingerprint: string, loginLocation: string) {
+  return sql<boolean>`(select case when count(*) = 0 then false
+      else count(*) filter (where r.device_fingerprint = ${sql.placeholder(deviceFingerprint)}) = 0
+        or count(*) filter (where r.login_location = ${sql.placeholder(loginLocation)}) = 0 end
     from (select ${loginLogs.deviceFingerprint} as device_fingerprint, ${loginLogs.loginLocation} as login_location from ${loginLogs}
-          where ${loginLogs.userId} = ${sql.placeholder('userId')} and ${loginLogs.result} = ${LoginResult.Success}
+          where ${loginLogs.userId} = ${sql.placeholder(userId)} and ${loginLogs.result} = ${LoginResult.Success}
           order by ${loginLogs.loginTime} desc limit 50) as r)`;
+}
 
 /** The row's values, named as the placeholders of the prepared insert (values the driver takes as they are). */
-type LoginLogValues = Record<'id' | 'tenantId' | 'userId' | 'userName' | 'sessionId' | 'loginTime' | 'loginMethod' | 'loginIp' | 'loginLocation' | 'browser' | 'operatingSystem' | 'deviceFingerprint' | 'result' | 'message' | 'traceId', unknown>;
+export type LoginLogValues = Record<'id' | 'tenantId' | 'userId' | 'userName' | 'sessionId' | 'loginTime' | 'loginMethod' | 'loginIp' | 'loginLocation' | 'browser' | 'operatingSystem' | 'deviceFingerprint' | 'result' | 'message' | 'traceId', unknown>;
 
 const COLUMNS: Array<keyof LoginLogValues> = ['id', 'tenantId', 'userId', 'userName', 'sessionId', 'loginTime', 'loginMethod', 'loginIp', 'loginLocation', 'browser', 'operatingSystem', 'deviceFingerprint', 'result', 'message', 'traceId'];
+
+/**
+ * The login-log insert over named placeholders (one per column, named after it unless `names`
+ * renames it), with or without the risk check. A statement that writes the row together with
+ * other rows (a login's session) embeds it as a CTE and renames clashing placeholders.
+ */
+export function loginLogInsert(db: Database, risky: boolean, names: Partial<Record<keyof LoginLogValues, string>> = {}) {
+  const name = (c: keyof LoginLogValues) => names[c] ?? c;
+  const values = Object.fromEntries(COLUMNS.map((c) => [c, sql`${sql.placeholder(name(c))}`]));
+  const risk = risky ? riskExpression(name('userId'), name('deviceFingerprint'), name('loginLocation')) : sql`false`;
+  return db
+    .insert(loginLogs)
+    .values({ ...values, isRiskLogin: risk } as PgInsertValue<typeof loginLogs>)
+    .returning({ isRiskLogin: loginLogs.isRiskLogin });
+}
 
 /**
  * The insert, built once per database and kind (with or without the risk check): building it
@@ -55,12 +65,7 @@ const COLUMNS: Array<keyof LoginLogValues> = ['id', 'tenantId', 'userId', 'userN
  * driver as they are, so values are given in the driver's terms (timestamps as ISO text).
  */
 function prepareInsert(db: Database, risky: boolean) {
-  const values = Object.fromEntries(COLUMNS.map((c) => [c, sql`${sql.placeholder(c)}`]));
-  return db
-    .insert(loginLogs)
-    .values({ ...values, isRiskLogin: risky ? riskExpression : sql`false` } as PgInsertValue<typeof loginLogs>)
-    .returning({ isRiskLogin: loginLogs.isRiskLogin })
-    .prepare(risky ? 'write_login_log_risk' : 'write_login_log');
+  return loginLogInsert(db, risky).prepare(risky ? 'write_login_log_risk' : 'write_login_log');
 }
 
 const insertsOf = preparedPerDatabase((db) => ({ plain: prepareInsert(db, false), risky: prepareInsert(db, true) }));
@@ -77,15 +82,18 @@ export interface LoginLogEntry {
   at: Date;
 }
 
-/** The columns of a login-log row that come from the request (where, from what device). */
-export function requestColumns(request: RequestFacts) {
-  const ua = parseUserAgent(request.userAgent);
+/**
+ * The columns of a login-log row that come from the request: where (the network) and from what
+ * device (the client's device id when it sends one, else browser and OS). Pass `ua` when the
+ * caller has parsed the User-Agent already.
+ */
+export function requestColumns(request: RequestFacts, ua: UserAgentInfo = parseUserAgent(request.userAgent)) {
   return {
     loginIp: request.ip,
     loginLocation: networkOf(request.ip),
     browser: ua.browser.slice(0, 64),
     operatingSystem: ua.os.slice(0, 64),
-    deviceFingerprint: deviceOf(request).slice(0, 200),
+    deviceFingerprint: (request.deviceFingerprint || `${ua.browser}|${ua.os}`).slice(0, 200),
   };
 }
 

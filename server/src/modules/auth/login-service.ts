@@ -15,13 +15,15 @@ import type { LoginResultName } from './login-log.js';
 import type { LoginToken } from './tokens.js';
 import type { Culture } from '../../config/schema.js';
 import { availableMethods, createTwoFactor, normalizeLoginName, type TwoFactorAccount, type TwoFactorMethodName } from './two-factor.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
-function accountQueries(db: AppDeps['db']) {
+/** The login lookups (exported for the plan test: they must use the partial unique indexes). */
+export function accountQueries(db: AppDeps['db']) {
   const base = () => db.select({ user: users, security: userSecurity }).from(users).innerJoin(userSecurity, eq(userSecurity.userId, users.id));
   const name = sql.placeholder('name');
   return {
-    byEmail: base().where(and(eq(users.isDeleted, false), sql`lower(${users.email}) = ${name}`)).limit(1).prepare('find_account_by_email'),
-    byUserName: base().where(and(eq(users.isDeleted, false), eq(users.tenantId, 0n), sql`lower(${users.userName}) = ${name}`)).limit(1).prepare('find_account_by_user_name'),
+    byEmail: base().where(and(notDeleted(users.isDeleted), sql`lower(${users.email}) = ${name}`)).limit(1).prepare('find_account_by_email'),
+    byUserName: base().where(and(notDeleted(users.isDeleted), eq(users.tenantId, 0n), sql`lower(${users.userName}) = ${name}`)).limit(1).prepare('find_account_by_user_name'),
   };
 }
 
@@ -163,7 +165,7 @@ export function createLoginService(deps: AppDeps) {
       tenantId,
       method: options.method,
       request: facts,
-      recordLogin: true,
+      recordLogin: { loginName: options.loginName },
       lockReason: forceChange ? 'PasswordChangeRequired' : undefined,
     });
     if (forceChange) await notifySecurity(deps, { userId: user.id, tenantId, culture: options.culture, kind: options.usesDefault ? 'defaultPassword' : 'changeRequired' });

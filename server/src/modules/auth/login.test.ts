@@ -249,6 +249,27 @@ describe('login log', () => {
     expect(latest!.deviceFingerprint).toBe('stolen-phone');
   });
 
+  it('writes the success row with the session when no device id is sent (browser and OS stand for the device)', async () => {
+    const user = await createTestUser(server.runtime.deps);
+    const firefox = { ...fromIp(), 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' };
+    const safari = { ...firefox, 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1' };
+    const sessions: string[] = [];
+    for (const headers of [firefox, firefox, safari]) {
+      const res = await login({ username: ` ${user.email!.toUpperCase()} `, password: user.password }, headers);
+      expect(res.status).toBe(200);
+      sessions.push(String(claimsOf(res.body.data.token.accessToken).SessionId));
+    }
+    const rows = await server.runtime.deps.db.select().from(loginLogs).where(eq(loginLogs.userId, user.id)).orderBy(loginLogs.loginTime);
+    expect(rows.map((r) => [r.result, r.isRiskLogin, String(r.sessionId)])).toEqual([
+      [LoginResult.Success, false, sessions[0]],
+      [LoginResult.Success, false, sessions[1]],
+      [LoginResult.Success, true, sessions[2]],
+    ]);
+    expect(rows[0]).toMatchObject({ userName: user.email!.toLowerCase(), loginMethod: 'password', message: 'Login succeeded', loginIp: firefox['x-forwarded-for'], loginLocation: '10.9.0.0/16' });
+    expect(rows[0]!.deviceFingerprint).toMatch(/^Firefox.*\|Linux/);
+    expect(rows.every((r) => r.traceId && r.tenantId === 0n)).toBe(true);
+  });
+
   it('never logs the password or the captcha code', async () => {
     server.logs.length = 0;
     const user = await createTestUser(server.runtime.deps);

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
 import { menus, permissions } from '../../../../db/schema/index.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { MenuNode } from './schemas.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * The menu route tree the front end builds its routes from, in the original's node shape
@@ -57,7 +58,7 @@ export async function loadMenus(db: Executor, tenantId: bigint, can: (code: stri
     .select({ menu: menus, permissionCode: permissions.code })
     .from(menus)
     .leftJoin(permissions, eq(permissions.id, menus.permissionId))
-    .where(and(inArray(menus.tenantId, [0n, tenantId]), eq(menus.isDeleted, false), eq(menus.status, 'Enabled'), or(isNull(menus.permissionId), eq(permissions.isEnabled, true))))
+    .where(and(inArray(menus.tenantId, [0n, tenantId]), notDeleted(menus.isDeleted), eq(menus.status, 'Enabled'), or(isNull(menus.permissionId), eq(permissions.isEnabled, true))))
     .orderBy(asc(menus.sort), asc(menus.id))
     .then((r) => r.map((x) => ({ ...x.menu, permissionCode: x.permissionCode })));
   const visible = rows.filter((m) => !m.permissionCode || can(m.permissionCode));

@@ -19,6 +19,7 @@ import { linkWithToken, sendOrUndo, verificationMessage } from './self-service-m
 import { selfServiceErrors } from './self-service-errors.js';
 import type { registerRequest, verifyEmailRequest } from './self-service-schemas.js';
 import { sendTimingOf, type SendKind } from './send-timing.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * Self-registration (POST /api/Auth/Register) and e-mail verification. A new account lives in
@@ -82,7 +83,7 @@ export function createRegistration(deps: AppDeps) {
     const updated = await deps.db
       .update(users)
       .set({ isActive: true, emailVerified: true, modifiedTime: deps.clock.now() })
-      .where(and(eq(users.id, userId), eq(users.email, email), eq(users.isDeleted, false)))
+      .where(and(eq(users.id, userId), eq(users.email, email), notDeleted(users.isDeleted)))
       .returning({ id: users.id });
     if (updated.length === 1) await deps.sessionState.invalidateUser(userId);
     return updated.length === 1;

@@ -2,6 +2,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { refreshTokens, users, userSessions } from '../../../../db/schema/index.js';
 import type { Database } from '../../infra/db/client.js';
 import { preparedPerDatabase } from '../../infra/db/prepared.js';
+import { LoginResult, loginLogInsert } from './login-log.js';
 
 /** The values of a new session and its first refresh token, in the driver's terms (timestamps as ISO text). */
 export interface NewSessionValues {
@@ -26,13 +27,23 @@ export interface NewSessionValues {
   refreshExpires: string;
 }
 
-const p = (name: keyof NewSessionValues): SQL => sql`${sql.placeholder(name)}`;
+/** A login's success row of the login log, written by the same statement as its session. */
+export interface LoginLogFields {
+  logId: bigint;
+  logUserName: string;
+  loginLocation: string;
+  logDevice: string;
+  traceId: string | null;
+}
+
+const p = (name: keyof NewSessionValues | keyof LoginLogFields): SQL => sql`${sql.placeholder(name)}`;
 
 /**
  * A login without device policies writes its session, its refresh token and (for a login) the
- * user's last login in one statement, built once per database: building this query took more
- * CPU than running it, on every login. PostgreSQL runs a data-modifying CTE whether or not the
- * main query reads it.
+ * user's last login and the success row of the login log in one statement, built once per
+ * database: building this query took more CPU than running it, and every statement costs both
+ * processes CPU, on every login. The log row so commits exactly when the session does.
+ * PostgreSQL runs a data-modifying CTE whether or not the main query reads it.
  */
 function prepare(db: Database, recordLogin: boolean) {
   const inserted = db.$with('inserted_session').as(
@@ -65,8 +76,15 @@ function prepare(db: Database, recordLogin: boolean) {
       .where(eq(users.id, sql`${sql.placeholder('userId')}::bigint`))
       .returning({ id: users.id }),
   );
+  // The log's own placeholders where its values differ from the session's, shared ones otherwise.
+  const logged = db.$with('logged_login').as(
+    loginLogInsert(db, true, {
+      id: 'logId', sessionId: 'id', loginTime: 'now', loginIp: 'ipAddress', userName: 'logUserName',
+      deviceFingerprint: 'logDevice', result: 'logResult', message: 'logMessage',
+    }),
+  );
   return db
-    .with(...(recordLogin ? [inserted, touched] : [inserted]))
+    .with(...(recordLogin ? [inserted, touched, logged] : [inserted]))
     .insert(refreshTokens)
     .select(
       db
@@ -85,8 +103,15 @@ function prepare(db: Database, recordLogin: boolean) {
 
 const statementsOf = preparedPerDatabase((db) => ({ login: prepare(db, true), plain: prepare(db, false) }));
 
-/** Writes a session with its refresh token (and for a login the user's last login) in one statement. */
-export function insertSession(db: Database, values: NewSessionValues, recordLogin: boolean): Promise<unknown> {
+/**
+ * Writes a session with its refresh token in one statement; given a login's log fields, also the
+ * user's last login and the login's success row (with its risk flag).
+ */
+export function insertSession(db: Database, values: NewSessionValues, login?: LoginLogFields): Promise<unknown> {
   const statements = statementsOf(db);
-  return (recordLogin ? statements.login : statements.plain).execute(values as never);
+  if (!login) return statements.plain.execute(values as never);
+  return statements.login.execute({ ...values, ...login, logResult: LoginResult.Success, logMessage: LOGIN_SUCCEEDED } as never);
 }
+
+/** The message of a successful login's log row. */
+export const LOGIN_SUCCEEDED = 'Login succeeded';

@@ -9,6 +9,7 @@ import { availableTenants, tenantAvailability } from './landing.js';
 import { requestFacts } from './login-service.js';
 import type { AuthContext } from './session-gate.js';
 import { asAccessClaims, hashRefreshToken, type LoginToken } from './tokens.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /** The token subject of a user, read fresh (names and contacts may have changed since login). */
 async function subjectOf(deps: Pick<AppDeps, 'db'>, userId: bigint) {
@@ -105,7 +106,7 @@ export function createSessionOperations(deps: AppDeps) {
     async switchTenant(auth: AuthContext, target: bigint, ctx: RequestContext): Promise<LoginToken> {
       const now = clock.now();
       if (target !== 0n) {
-        const [tenant] = await db.select().from(tenants).where(and(eq(tenants.id, target), eq(tenants.isDeleted, false)));
+        const [tenant] = await db.select().from(tenants).where(and(eq(tenants.id, target), notDeleted(tenants.isDeleted)));
         if (!tenant) throw appError(authErrors.TENANT_NOT_FOUND);
         const unavailable = tenantAvailability(tenant, now);
         if (unavailable) throw appError(authErrors.TENANT_UNAVAILABLE, { params: { reason: unavailable } });

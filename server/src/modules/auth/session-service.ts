@@ -3,12 +3,13 @@ import { refreshTokens, users, userSecurity, userSessions } from '../../../../db
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { RequestFacts } from './events.js';
-import { parseUserAgent } from './user-agent.js';
-import { insertSession } from './session-insert.js';
+import { parseUserAgent, type UserAgentInfo } from './user-agent.js';
+import { insertSession, LOGIN_SUCCEEDED, type LoginLogFields } from './session-insert.js';
 import { REFRESH_STATEMENT, refreshParams } from './refresh-statement.js';
-import { requestColumns } from './login-log.js';
+import { requestColumns, writeLoginLog } from './login-log.js';
 import { SessionStatus, type LockReason, type SessionState } from './session-state.js';
 import type { LoginToken, TokenSubject } from './tokens.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /** The account facts a new session needs. */
 export interface SessionUser extends TokenSubject {
@@ -26,8 +27,11 @@ export interface CreateSessionOptions {
   lockReason?: LockReason;
   /** Set for impersonation sessions (short, not refreshable). */
   impersonatorUserId?: bigint;
-  /** A login also records the user's last login time and address, in the same statement. */
-  recordLogin?: boolean;
+  /**
+   * A login also records the user's last login time and address and its success row of the
+   * login log (under the name it logged in with), atomically with the session.
+   */
+  recordLogin?: { loginName: string };
   lifetimeMs?: number;
 }
 
@@ -48,6 +52,12 @@ type SessionDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'tokens' 
  */
 export function createSessionService(deps: SessionDeps) {
   const { db, ids, clock, tokens } = deps;
+
+  /** The login-log fields of a login's session statement. */
+  function loginLogFields(loginName: string, request: RequestFacts, ua: UserAgentInfo): LoginLogFields {
+    const columns = requestColumns(request, ua);
+    return { logId: ids.next(), logUserName: loginName.slice(0, 254), loginLocation: columns.loginLocation, logDevice: columns.deviceFingerprint, traceId: request.traceId ?? null };
+  }
 
   /**
    * Marks sessions revoked and spends their refresh tokens, inside the caller's transaction.
@@ -82,7 +92,7 @@ export function createSessionService(deps: SessionDeps) {
     return tx
       .select({ id: userSessions.id, device: userSessions.deviceFingerprint })
       .from(userSessions)
-      .where(and(eq(userSessions.userId, userId), eq(userSessions.status, SessionStatus.Active), eq(userSessions.isDeleted, false), except ? ne(userSessions.id, except) : undefined))
+      .where(and(eq(userSessions.userId, userId), eq(userSessions.status, SessionStatus.Active), notDeleted(userSessions.isDeleted), except ? ne(userSessions.id, except) : undefined))
       .orderBy(asc(userSessions.loginTime), asc(userSessions.id));
   }
 
@@ -162,7 +172,7 @@ export function createSessionService(deps: SessionDeps) {
             refreshHash: refresh.hash,
             refreshExpires: refreshExpires.toISOString(),
           },
-          !!options.recordLogin,
+          options.recordLogin && loginLogFields(options.recordLogin.loginName, request, ua),
         );
         return { sessionId, token: tokens.loginToken(access, refresh.token) };
       }
@@ -186,7 +196,11 @@ export function createSessionService(deps: SessionDeps) {
         await revokeIn(tx, sameDevice, SAME_DEVICE);
         await revokeIn(tx, otherDevices, OTHER_DEVICE);
         await tx.insert(userSessions).values(row);
-        if (options.recordLogin) await tx.update(users).set({ lastLoginTime: now, lastLoginIp: request.ip }).where(eq(users.id, user.userId));
+        if (options.recordLogin) {
+          await tx.update(users).set({ lastLoginTime: now, lastLoginIp: request.ip }).where(eq(users.id, user.userId));
+          const entry = { userId: user.userId, userName: options.recordLogin.loginName, tenantId: options.tenantId, sessionId, method: options.method };
+          await writeLoginLog(tx, ids, { ...entry, result: 'Success', message: LOGIN_SUCCEEDED, request, at: now });
+        }
         return options.impersonatorUserId ? '' : newRefreshToken(tx, sessionId, expiration);
       });
       await announceRevoked(user.userId, sameDevice, SAME_DEVICE);

@@ -3,6 +3,7 @@ import { editions, permissions, roleDataScopeDepartments, roleInheritances, role
 import type { Database, Executor } from '../../infra/db/client.js';
 import { preparedPerDatabase } from '../../infra/db/prepared.js';
 import { SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from './permission-catalogue.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /** How much data a user may see in lists, widest first (the original's DataPermissionScope names). */
 export const DATA_SCOPES = ['All', 'Custom', 'DepartmentAndChildren', 'DepartmentOnly', 'SelfOnly'] as const;
@@ -37,7 +38,7 @@ async function withInheritedRoles(db: Executor, roleIds: bigint[]): Promise<bigi
       .select({ id: roles.id })
       .from(roleInheritances)
       .innerJoin(roles, eq(roles.id, roleInheritances.parentRoleId))
-      .where(and(inArray(roleInheritances.roleId, frontier), eq(roles.status, 'Enabled'), eq(roles.isDeleted, false)));
+      .where(and(inArray(roleInheritances.roleId, frontier), eq(roles.status, 'Enabled'), notDeleted(roles.isDeleted)));
     frontier = parents.map((p) => p.id).filter((id) => !all.has(id));
     for (const id of frontier) all.add(id);
   }
@@ -65,7 +66,7 @@ function prepareReads(db: Database) {
           sql`${roles.tenantId} in ${context}`,
           eq(userRoles.status, 'Enabled'),
           eq(roles.status, 'Enabled'),
-          eq(roles.isDeleted, false),
+          notDeleted(roles.isDeleted),
           or(isNull(userRoles.effectiveTime), sql`${userRoles.effectiveTime} <= ${now}`),
           or(isNull(userRoles.expirationTime), sql`${userRoles.expirationTime} > ${now}`),
         ),

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { departmentHierarchy, departments } from '../../../../db/schema/department.js';
 import type { Executor } from '../../infra/db/client.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * Test support: the closure a tenant's tree must have, recomputed in TypeScript from the parent
@@ -46,7 +47,7 @@ export async function readTreeRows(db: Executor, tenantId: bigint): Promise<Tree
   return db
     .select({ id: departments.id, parentId: departments.parentId, departmentName: departments.departmentName })
     .from(departments)
-    .where(and(eq(departments.tenantId, tenantId), eq(departments.isDeleted, false)));
+    .where(and(eq(departments.tenantId, tenantId), notDeleted(departments.isDeleted)));
 }
 
 /** The closure pairs the database holds for a tenant, as sorted lines. */

@@ -5,13 +5,14 @@ import type { Database, Executor } from '../../infra/db/client.js';
 import { departmentErrors } from './errors.js';
 import { buildTree } from './tree.js';
 import type { Department, DepartmentNode } from './types.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /** A live (not deleted) department of the tenant, or undefined: another tenant's is never found. */
 export async function findDepartment(db: Executor, tenantId: bigint, id: bigint): Promise<Department | undefined> {
   const [row] = await db
     .select()
     .from(departments)
-    .where(and(eq(departments.tenantId, tenantId), eq(departments.id, id), eq(departments.isDeleted, false)));
+    .where(and(eq(departments.tenantId, tenantId), eq(departments.id, id), notDeleted(departments.isDeleted)));
   return row;
 }
 
@@ -50,7 +51,7 @@ export function createDepartmentReads(db: Database) {
       const rows = await db
         .select()
         .from(departments)
-        .where(and(eq(departments.tenantId, tenantId), eq(departments.isDeleted, false)));
+        .where(and(eq(departments.tenantId, tenantId), notDeleted(departments.isDeleted)));
       return buildTree(rows);
     },
 

@@ -14,6 +14,7 @@ import { DepartmentType } from './enums.js';
 import { createDepartmentInput, departmentDetail, departmentStatusInput, updateDepartmentInput, type DepartmentItem, type DepartmentTreeNode } from './schemas.js';
 import { createDepartmentService, type DepartmentService } from './service.js';
 import type { Department, DepartmentNode } from './types.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 const cache = new WeakMap<AppDeps, DepartmentService>();
 /** The department service of a runtime (built once per set of dependencies). */
@@ -139,7 +140,7 @@ export async function departmentPageOf(deps: AppDeps, tenantId: bigint, request:
     request,
     base: and(
       eq(departments.tenantId, tenantId),
-      eq(departments.isDeleted, false),
+      notDeleted(departments.isDeleted),
       filters.status ? eq(departments.status, filters.status) : undefined,
       filters.departmentType ? eq(departments.departmentType, filters.departmentType) : undefined,
       filters.parentId ? eq(departments.parentId, filters.parentId) : undefined,
@@ -157,7 +158,7 @@ export async function enabledDepartmentsOf(deps: AppDeps, tenantId: bigint) {
   const rows = await deps.db
     .select()
     .from(departments)
-    .where(and(eq(departments.tenantId, tenantId), eq(departments.isDeleted, false), eq(departments.status, 'Enabled')))
+    .where(and(eq(departments.tenantId, tenantId), notDeleted(departments.isDeleted), eq(departments.status, 'Enabled')))
     .orderBy(asc(departments.sort), asc(departments.departmentName), asc(departments.id));
   return rows.map((d) => ({ basicId: idOut(d.id), parentId: idOrNull(d.parentId), departmentName: d.departmentName, departmentCode: d.departmentCode, sort: d.sort }));
 }

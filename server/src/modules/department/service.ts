@@ -11,6 +11,7 @@ import { departmentErrors } from './errors.js';
 import { createDepartmentReads, findDepartment, isInSubtree, requireDepartment } from './reads.js';
 import { lockDepartmentTree } from './tree-lock.js';
 import type { CreateDepartmentInput, Department, DepartmentFields, DepartmentServiceDeps, DepartmentStatusInput, UpdateDepartmentInput } from './types.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /** The column is varchar(128); PostgreSQL counts characters, so count code points, not UTF-16 units. */
 const NAME_MAX = 128;
@@ -76,7 +77,7 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
     });
 
   /** Scopes the versioned update to the tenant's live rows. */
-  const live = (tenantId: bigint) => and(eq(departments.tenantId, tenantId), eq(departments.isDeleted, false));
+  const live = (tenantId: bigint) => and(eq(departments.tenantId, tenantId), notDeleted(departments.isDeleted));
 
   /** The entry of an administration request's change; system work (no `audit`) has none. */
   const record = async (tx: Transaction, audit: Actor | undefined, action: AuditAction, department: Pick<Department, 'id' | 'departmentName'>, detail: Record<string, unknown> = {}) => {

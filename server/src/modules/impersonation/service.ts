@@ -15,6 +15,7 @@ import { allows } from '../authz/snapshot.js';
 import { callerScope, findVisibleUser } from '../user/scope.js';
 import { impersonationErrors } from './errors.js';
 import { refuseWhileImpersonating } from './guard.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * Impersonation (SPEC "Impersonation"): a holder of saas:impersonation:start (a super-administrator
@@ -73,7 +74,7 @@ export function createImpersonationService(deps: AppDeps) {
         .select({ user: users, security: userSecurity })
         .from(users)
         .innerJoin(userSecurity, eq(userSecurity.userId, users.id))
-        .where(and(eq(users.id, input.userId), eq(users.isDeleted, false)));
+        .where(and(eq(users.id, input.userId), notDeleted(users.isDeleted)));
       if (!row) throw notMember();
       const { user, security } = row;
       // In the caller's own context: only a user it may see (same answer as a non-member otherwise).
@@ -130,7 +131,7 @@ export function createImpersonationService(deps: AppDeps) {
       const [session] = await db
         .select({ id: userSessions.id, userId: userSessions.userId, tenantId: userSessions.tenantId, impersonatorUserId: userSessions.impersonatorUserId, loginTime: userSessions.loginTime, status: userSessions.status })
         .from(userSessions)
-        .where(and(eq(userSessions.id, id), eq(userSessions.isDeleted, false), own ? undefined : eq(userSessions.impersonatorUserId, auth.userId)));
+        .where(and(eq(userSessions.id, id), notDeleted(userSessions.isDeleted), own ? undefined : eq(userSessions.impersonatorUserId, auth.userId)));
       if (!session || session.impersonatorUserId === null || session.status !== SessionStatus.Active) throw appError(impersonationErrors.SESSION_NOT_FOUND, { params: { id: String(id) } });
       await deps.sessions.revoke(session.userId, [session.id], 'Impersonation ended');
       await auditEnd(ctx, session, 'ended');

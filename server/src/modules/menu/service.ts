@@ -11,13 +11,14 @@ import { EnableStatus, checkVersion, idOrNull, idOut, nameIn, resolvePermissions
 import { authorsOf, type Authors } from '../user/authors.js';
 import { menuErrors } from './errors.js';
 import { MenuType, type CreateMenuInput, type MenuDetail, type MenuTreeNode, type UpdateMenuInput } from './schemas.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 type Menu = typeof menus.$inferSelect;
 type Row = Menu & { permissionCode: string | null };
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'>;
 
 /** The menus a context reads: the global ones (tenant 0) and, in a tenant, its own. */
-const readable = (tenantId: bigint) => and(inArray(menus.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]), eq(menus.isDeleted, false));
+const readable = (tenantId: bigint) => and(inArray(menus.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]), notDeleted(menus.isDeleted));
 
 /** The menus list of MenuQuery/MenuPage. */
 export const menuList = definePagedList({
@@ -215,7 +216,7 @@ export function createMenuService(deps: Deps) {
       await db.transaction(async (tx) => {
         await lockMenus(tx, tenantId);
         const current = await requireOwn(tx, tenantId, id);
-        const [children] = await tx.select({ n: count() }).from(menus).where(and(eq(menus.parentId, id), eq(menus.isDeleted, false)));
+        const [children] = await tx.select({ n: count() }).from(menus).where(and(eq(menus.parentId, id), notDeleted(menus.isDeleted)));
         if (children && children.n > 0) throw appError(menuErrors.HAS_CHILDREN, { params: { name: current.menuName, count: children.n } });
         const now = clock.now();
         await updateVersioned(tx, menus, id, current.version, { isDeleted: true, deletedTime: now, deletedBy: actorId, modifiedTime: now, modifiedBy: actorId }, eq(menus.tenantId, tenantId));

@@ -12,6 +12,7 @@ import type { AuthContext } from '../auth/session-gate.js';
 import { WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
 import { allows, type AuthorizationSnapshot } from '../authz/snapshot.js';
 import { adminErrors } from './errors.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * What every administration router shares: the context an operation acts in, the caller's
@@ -143,6 +144,6 @@ export function nameIn<N extends string>(def: { names: readonly N[] }, value: st
  */
 export async function requireContextUser(db: Executor, tenantId: bigint, userId: bigint): Promise<void> {
   const inTenant = tenantId === 0n ? eq(users.tenantId, 0n) : or(eq(users.tenantId, tenantId), exists(db.select({ one: sql`1` }).from(tenantMemberships).where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.userId, users.id)))));
-  const [row] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, userId), eq(users.isDeleted, false), inTenant));
+  const [row] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, userId), notDeleted(users.isDeleted), inTenant));
   if (!row) throw appError(adminErrors.USER_NOT_FOUND, { params: { id: String(userId) } });
 }

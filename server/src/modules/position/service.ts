@@ -11,6 +11,7 @@ import { EnableStatus, checkVersion, idOut, nameIn } from '../permission/admin-s
 import { authorsOf, type Authors } from '../user/authors.js';
 import { positionErrors } from './errors.js';
 import type { CreatePositionInput, UpdatePositionInput } from './schemas.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 type Position = typeof positions.$inferSelect;
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'>;
@@ -30,7 +31,7 @@ export const positionList = definePagedList({
   tieBreaker: positions.id,
 });
 
-const live = (tenantId: bigint) => and(eq(positions.tenantId, tenantId), eq(positions.isDeleted, false));
+const live = (tenantId: bigint) => and(eq(positions.tenantId, tenantId), notDeleted(positions.isDeleted));
 
 async function requirePosition(db: Executor, tenantId: bigint, id: bigint): Promise<Position> {
   const [row] = await db.select().from(positions).where(and(live(tenantId), eq(positions.id, id)));

@@ -11,6 +11,7 @@ import { adminErrors } from '../permission/errors.js';
 import { EnableStatus, assertHolds, idOut, invalidateGrants, nameIn, resolvePermissions, type CataloguePermission } from '../permission/admin-scope.js';
 import { roleErrors } from './errors.js';
 import { assertEditable, lockRoleGraph, requireRole, type Scope } from './service.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz'>;
 
@@ -49,7 +50,7 @@ async function effectiveCodes(db: Executor, roleIds: bigint[]): Promise<string[]
     .from(rolePermissions)
     .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
     .innerJoin(roles, eq(roles.id, rolePermissions.roleId))
-    .where(and(inArray(rolePermissions.roleId, roleIds), eq(rolePermissions.status, 'Enabled'), eq(permissions.isEnabled, true), eq(roles.isDeleted, false)));
+    .where(and(inArray(rolePermissions.roleId, roleIds), eq(rolePermissions.status, 'Enabled'), eq(permissions.isEnabled, true), notDeleted(roles.isDeleted)));
   return rows.map((r) => r.code);
 }
 
@@ -80,7 +81,7 @@ export function createRoleGrantService(deps: Deps) {
   async function hierarchy(tenantId: bigint, roleId: bigint) {
     await requireRole(db, tenantId, roleId);
     const ref = { basicId: roles.id, roleCode: roles.roleCode, roleName: roles.roleName, status: roles.status };
-    const sameTenant = and(eq(roles.tenantId, tenantId), eq(roles.isDeleted, false));
+    const sameTenant = and(eq(roles.tenantId, tenantId), notDeleted(roles.isDeleted));
     const parents = await db.select(ref).from(roleInheritances).innerJoin(roles, eq(roles.id, roleInheritances.parentRoleId)).where(and(eq(roleInheritances.roleId, roleId), sameTenant)).orderBy(asc(roles.roleName), asc(roles.id));
     const children = await db.select(ref).from(roleInheritances).innerJoin(roles, eq(roles.id, roleInheritances.roleId)).where(and(eq(roleInheritances.parentRoleId, roleId), sameTenant)).orderBy(asc(roles.roleName), asc(roles.id));
     const out = (r: (typeof parents)[number]) => ({ basicId: idOut(r.basicId), roleCode: r.roleCode, roleName: r.roleName, status: nameIn(EnableStatus, r.status, 'Disabled') });

@@ -15,6 +15,7 @@ import { DataScope, RoleType } from './enums.js';
 import { roleErrors } from './errors.js';
 import { roleList } from './role-list.js';
 import type { CreateRoleInput, UpdateRoleInput } from './schemas.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 export type Role = typeof roles.$inferSelect;
 
@@ -28,7 +29,7 @@ type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz'>;
 
 /** A live role of the tenant, or undefined: another tenant's role is never found. */
 export async function findRole(db: Executor, tenantId: bigint, id: bigint): Promise<Role | undefined> {
-  const [row] = await db.select().from(roles).where(and(eq(roles.tenantId, tenantId), eq(roles.id, id), eq(roles.isDeleted, false)));
+  const [row] = await db.select().from(roles).where(and(eq(roles.tenantId, tenantId), eq(roles.id, id), notDeleted(roles.isDeleted)));
   return row;
 }
 
@@ -60,7 +61,7 @@ export async function requireDepartments(db: Executor, tenantId: bigint, ids: re
   const rows = await db
     .select({ id: departments.id })
     .from(departments)
-    .where(and(eq(departments.tenantId, tenantId), inArray(departments.id, unique), eq(departments.isDeleted, false)));
+    .where(and(eq(departments.tenantId, tenantId), inArray(departments.id, unique), notDeleted(departments.isDeleted)));
   const known = new Set(rows.map((r) => r.id));
   const missing = unique.find((id) => !known.has(id));
   if (missing !== undefined) throw appError(departmentErrors.NOT_FOUND, { params: { id: String(missing) } });
@@ -100,7 +101,7 @@ async function roleDetailOf(db: Executor, tenantId: bigint, id: bigint) {
   return toRoleDetail(role, await authorsOf(db, [role]));
 }
 
-const live = (tenantId: bigint) => and(eq(roles.tenantId, tenantId), eq(roles.isDeleted, false));
+const live = (tenantId: bigint) => and(eq(roles.tenantId, tenantId), notDeleted(roles.isDeleted));
 
 /**
  * Roles of one context. Every write commits first and then drops the cached authorization
@@ -130,7 +131,7 @@ export function createRoleService(deps: Deps) {
     const rows = await db
       .select({ id: roleDataScopeDepartments.departmentId })
       .from(roleDataScopeDepartments)
-      .innerJoin(departments, and(eq(departments.id, roleDataScopeDepartments.departmentId), eq(departments.tenantId, tenantId), eq(departments.isDeleted, false)))
+      .innerJoin(departments, and(eq(departments.id, roleDataScopeDepartments.departmentId), eq(departments.tenantId, tenantId), notDeleted(departments.isDeleted)))
       .where(eq(roleDataScopeDepartments.roleId, roleId))
       .orderBy(asc(roleDataScopeDepartments.departmentId));
     return { roleId: idOut(role.id), dataScope: nameIn(DataScope, role.dataScope, 'SelfOnly'), departmentIds: rows.map((r) => idOut(r.id)), version: role.version };

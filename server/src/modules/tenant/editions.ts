@@ -12,6 +12,7 @@ import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { EnableStatus, checkVersion, idOut, nameIn, requirePlatform, resolvePermissions } from '../permission/admin-scope.js';
 import { tenantErrors } from './errors.js';
 import { createEditionInput, editionDetail, updateEditionInput, type CreateEditionInput, type UpdateEditionInput } from './schemas.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 type Edition = typeof editions.$inferSelect;
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz'>;
@@ -95,7 +96,7 @@ export function createEditionService(deps: Deps) {
       await db.transaction(async (tx) => {
         const [current] = await tx.select().from(editions).where(eq(editions.id, id));
         if (!current) throw appError(tenantErrors.EDITION_NOT_FOUND, { params: { id: String(id) } });
-        const [used] = await tx.select({ n: count() }).from(tenants).where(and(eq(tenants.editionId, id), eq(tenants.isDeleted, false)));
+        const [used] = await tx.select({ n: count() }).from(tenants).where(and(eq(tenants.editionId, id), notDeleted(tenants.isDeleted)));
         if (used && used.n > 0) throw appError(tenantErrors.EDITION_IN_USE, { params: { name: current.name, count: used.n } });
         await tx.update(tenants).set({ editionId: null }).where(and(eq(tenants.editionId, id), eq(tenants.isDeleted, true)));
         await tx.delete(editions).where(eq(editions.id, id));

@@ -14,6 +14,7 @@ import { InviteStatus, MemberType, MembershipStatus, RESERVED_MEMBER_TYPES } fro
 import { tenantErrors } from './errors.js';
 import type { AddMemberInput, UpdateMemberInput } from './schemas.js';
 import { assertSeatAvailable } from './seats.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz' | 'sessions'>;
 type Membership = typeof tenantMemberships.$inferSelect;
@@ -127,7 +128,7 @@ export function createMemberService(deps: Deps) {
       // By id only the tenant's own (home) users: ids are not secrets, and a tenant must not learn
       // who another tenant's users are by trying ids. Anyone else is invited by e-mail address.
       const who = input.userId !== undefined ? and(eq(users.id, input.userId), eq(users.tenantId, tenantId)) : sql`lower(${users.email}) = ${(input.email ?? '').trim().toLowerCase()}`;
-      const [user] = await db.select({ id: users.id }).from(users).where(and(who, eq(users.isDeleted, false)));
+      const [user] = await db.select({ id: users.id }).from(users).where(and(who, notDeleted(users.isDeleted)));
       if (!user) throw appError(adminErrors.USER_NOT_FOUND, { params: { id: input.userId !== undefined ? String(input.userId) : (input.email ?? '') } });
       await db.transaction(async (tx) => {
         await assertSeatAvailable(tx, tenantId, now);

@@ -3,6 +3,7 @@ import { tenantMemberships, tenants, users } from '../../../../db/schema/index.j
 import { appError } from '../../errors/app-error.js';
 import type { Executor } from '../../infra/db/client.js';
 import { tenantErrors } from './errors.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /** A membership takes a seat while it is Active, not expired, and its user is not deleted. */
 export function seatTaken(now: Date): SQL {
@@ -24,7 +25,7 @@ export function seatsUsedOf(tenantIdColumn: SQL | typeof tenants.id, now: Date) 
  * row, so two additions racing for the last seat are serialized and only one gets it.
  */
 export async function assertSeatAvailable(tx: Executor, tenantId: bigint, now: Date, adding = 1): Promise<void> {
-  const [tenant] = await tx.select({ name: tenants.name, seatLimit: tenants.seatLimit }).from(tenants).where(and(eq(tenants.id, tenantId), eq(tenants.isDeleted, false))).for('update');
+  const [tenant] = await tx.select({ name: tenants.name, seatLimit: tenants.seatLimit }).from(tenants).where(and(eq(tenants.id, tenantId), notDeleted(tenants.isDeleted))).for('update');
   if (!tenant) throw appError(tenantErrors.NOT_FOUND, { params: { id: String(tenantId) } });
   if (tenant.seatLimit <= 0) return;
   const [used] = await tx.select({ n: count() }).from(tenantMemberships).where(and(eq(tenantMemberships.tenantId, tenantId), seatTaken(now)));

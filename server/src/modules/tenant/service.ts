@@ -13,6 +13,7 @@ import { ConfigStatus, TenantStatus } from './enums.js';
 import { tenantErrors } from './errors.js';
 import type { CreateTenantInput, UpdateTenantInput } from './schemas.js';
 import { assertSeatAvailable, seatsUsedOf } from './seats.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz' | 'sessionState'>;
 type Tenant = typeof tenants.$inferSelect;
@@ -41,7 +42,7 @@ export const tenantList = definePagedList({
 });
 
 /** Live tenants other than the platform context (tenant 0 is not managed through the API). */
-const managed = and(eq(tenants.isDeleted, false), ne(tenants.id, 0n));
+const managed = and(notDeleted(tenants.isDeleted), ne(tenants.id, 0n));
 
 const select = (q: Executor, now: Date) =>
   q.select({ tenant: tenants, editionName: editions.name, seatsUsed: seatsUsedOf(tenants.id, now) }).from(tenants).leftJoin(editions, eq(editions.id, tenants.editionId)).$dynamic();
@@ -144,7 +145,7 @@ export function createTenantService(deps: Deps) {
           createdBy: actor.actorId,
         });
         if (input.ownerUserId !== undefined) {
-          const [owner] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, input.ownerUserId), eq(users.isDeleted, false)));
+          const [owner] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, input.ownerUserId), notDeleted(users.isDeleted)));
           if (!owner) throw appError(adminErrors.USER_NOT_FOUND, { params: { id: String(input.ownerUserId) } });
           await assertSeatAvailable(tx, id, now);
           await tx.insert(tenantMemberships).values({ id: ids.next(), tenantId: id, userId: owner.id, memberType: 'Owner', joinedTime: now, createdTime: now, createdBy: actor.actorId });

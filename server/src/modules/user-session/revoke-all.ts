@@ -3,6 +3,7 @@ import { userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
 import { SessionStatus } from '../auth/session-state.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /** Sessions ended inside a transaction, by owner, to announce once it has committed. */
 export type EndedSessions = Map<bigint, bigint[]>;
@@ -16,7 +17,7 @@ export async function endAllSessionsIn(tx: Executor, deps: Pick<AppDeps, 'sessio
   const rows = await tx
     .select({ id: userSessions.id, owner: userSessions.userId })
     .from(userSessions)
-    .where(and(eq(userSessions.status, SessionStatus.Active), eq(userSessions.isDeleted, false), or(eq(userSessions.userId, userId), eq(userSessions.impersonatorUserId, userId))));
+    .where(and(eq(userSessions.status, SessionStatus.Active), notDeleted(userSessions.isDeleted), or(eq(userSessions.userId, userId), eq(userSessions.impersonatorUserId, userId))));
   await deps.sessions.revokeIn(tx, rows.map((r) => r.id), reason);
   const byOwner: EndedSessions = new Map();
   for (const r of rows) byOwner.set(r.owner, [...(byOwner.get(r.owner) ?? []), r.id]);

@@ -10,6 +10,7 @@ import { callerScope, type CallerScope } from '../user/scope.js';
 import { requireVisibleUser } from '../user/service.js';
 import { deviceTypeCode } from './device-type.js';
 import { userSessionErrors } from './errors.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * Sessions for administrators: a user's sessions, and revoking one or all of them. A user the
@@ -28,7 +29,7 @@ const REASON = 'Revoked by an administrator';
 function sessionsOf(scope: CallerScope, user: { id: bigint; tenantId: bigint }): SQL {
   return and(
     eq(userSessions.userId, user.id),
-    eq(userSessions.isDeleted, false),
+    notDeleted(userSessions.isDeleted),
     user.tenantId === scope.tenantId ? undefined : eq(userSessions.tenantId, scope.tenantId),
   )!;
 }
@@ -87,7 +88,7 @@ export function createUserSessionService(deps: AppDeps) {
     async revokeOne(ctx: Ctx, sessionId: bigint): Promise<void> {
       if (sessionId === ctx.auth.sessionId) throw appError(userSessionErrors.IS_CURRENT);
       const scope = await callerScope(deps, ctx.auth);
-      const [session] = await db.select({ id: userSessions.id, userId: userSessions.userId, status: userSessions.status }).from(userSessions).where(and(eq(userSessions.id, sessionId), eq(userSessions.isDeleted, false)));
+      const [session] = await db.select({ id: userSessions.id, userId: userSessions.userId, status: userSessions.status }).from(userSessions).where(and(eq(userSessions.id, sessionId), notDeleted(userSessions.isDeleted)));
       const notFound = () => appError(userSessionErrors.NOT_FOUND, { params: { id: String(sessionId) } });
       if (!session) throw notFound();
       const user = await requireVisibleUser(db, scope, session.userId).catch(() => {

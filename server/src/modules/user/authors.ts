@@ -1,8 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { users } from '../../../../db/schema/index.js';
 import type { Executor } from '../../infra/db/client.js';
 import { zIdOut } from '../../rpc/wire.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * "Created by / modified by" of the records people edit (roles, departments, positions, menus).
@@ -50,7 +51,7 @@ export async function authorsOf(db: Executor, rows: readonly Authored[]): Promis
     const found = await db
       .select({ id: users.id, userName: users.userName })
       .from(users)
-      .where(and(inArray(users.id, [...ids]), eq(users.isDeleted, false)));
+      .where(and(inArray(users.id, [...ids]), notDeleted(users.isDeleted)));
     for (const user of found) names.set(user.id, user.userName);
   }
   const name = (id: bigint | null) => (id === null ? null : (names.get(id) ?? null));

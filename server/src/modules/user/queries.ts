@@ -9,6 +9,7 @@ import { Gender } from './enums.js';
 import type { enabledUsersRequest, enabledUser, userPageItem, userPageRequest, UserDetail } from './schemas.js';
 import { visibleUsers, type CallerScope } from './scope.js';
 import { userList } from './user-list.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /** Code that shows e-mail addresses and phone numbers unmasked (lists and details). */
 export const READ_CONTACT = 'saas:user:read-contact';
@@ -121,13 +122,13 @@ export async function userPage(deps: Pick<AppDeps, 'db' | 'clock'>, scope: Calle
           .select({ userId: userRoles.userId, name: roles.roleName })
           .from(userRoles)
           .innerJoin(roles, eq(roles.id, userRoles.roleId))
-          .where(and(inArray(userRoles.userId, ids), eq(userRoles.tenantId, T), eq(roles.isDeleted, false)))
+          .where(and(inArray(userRoles.userId, ids), eq(userRoles.tenantId, T), notDeleted(roles.isDeleted)))
           .orderBy(asc(roles.sort), asc(roles.roleName)),
         db
           .select({ userId: userDepartments.userId, name: departments.departmentName })
           .from(userDepartments)
           .innerJoin(departments, eq(departments.id, userDepartments.departmentId))
-          .where(and(inArray(userDepartments.userId, ids), eq(userDepartments.tenantId, T), eq(userDepartments.isMain, true), eq(departments.isDeleted, false))),
+          .where(and(inArray(userDepartments.userId, ids), eq(userDepartments.tenantId, T), eq(userDepartments.isMain, true), notDeleted(departments.isDeleted))),
       ])
     : [[], []];
   const contact = scope.can(READ_CONTACT);

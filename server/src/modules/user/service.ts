@@ -19,6 +19,7 @@ import { Gender } from './enums.js';
 import { userErrors } from './errors.js';
 import type { CreateUserRequest, UpdateUserRequest } from './schemas.js';
 import { callerScope, departmentInScope, findVisibleUser, type CallerScope, type VisibleUser } from './scope.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * Writes of user administration: create, update, status, delete, password and second-factor
@@ -53,14 +54,14 @@ export async function requireScopedDepartment(db: Executor, scope: CallerScope, 
   const [row] = await db
     .select({ id: departments.id, departmentName: departments.departmentName })
     .from(departments)
-    .where(and(eq(departments.id, id), eq(departments.tenantId, scope.tenantId), eq(departments.isDeleted, false)));
+    .where(and(eq(departments.id, id), eq(departments.tenantId, scope.tenantId), notDeleted(departments.isDeleted)));
   if (!row || !departmentInScope(scope, id)) throw appError(userErrors.DEPARTMENT_NOT_FOUND, { params: { id: String(id) } });
   return row;
 }
 
 /** A live position of the context, or 404. */
 export async function requirePosition(db: Executor, tenantId: bigint, id: bigint): Promise<void> {
-  const [row] = await db.select({ id: positions.id }).from(positions).where(and(eq(positions.id, id), eq(positions.tenantId, tenantId), eq(positions.isDeleted, false)));
+  const [row] = await db.select({ id: positions.id }).from(positions).where(and(eq(positions.id, id), eq(positions.tenantId, tenantId), notDeleted(positions.isDeleted)));
   if (!row) throw appError(userErrors.POSITION_NOT_FOUND, { params: { id: String(id) } });
 }
 
@@ -68,7 +69,7 @@ async function assertUserNameFree(db: Executor, tenantId: bigint, userName: stri
   const [taken] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), sql`lower(${users.userName}) = ${userName.toLowerCase()}`, eq(users.isDeleted, false), except ? ne(users.id, except) : undefined));
+    .where(and(eq(users.tenantId, tenantId), sql`lower(${users.userName}) = ${userName.toLowerCase()}`, notDeleted(users.isDeleted), except ? ne(users.id, except) : undefined));
   if (taken) throw appError(userErrors.USER_NAME_TAKEN, { params: { userName } });
 }
 
@@ -76,7 +77,7 @@ async function assertEmailFree(db: Executor, email: string, except?: bigint): Pr
   const [taken] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, eq(users.isDeleted, false), except ? ne(users.id, except) : undefined));
+    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, notDeleted(users.isDeleted), except ? ne(users.id, except) : undefined));
   if (taken) throw appError(userErrors.EMAIL_TAKEN);
 }
 
@@ -180,7 +181,7 @@ export function createUserService(deps: AppDeps) {
       await db.transaction(async (tx) => {
         if (renaming) await assertUserNameFree(tx, user.tenantId, input.userName!, user.id);
         if (emailChanged && newEmail) await assertEmailFree(tx, newEmail, user.id);
-        await updateVersioned(tx, users, user.id, input.version ?? user.version, values, eq(users.isDeleted, false));
+        await updateVersioned(tx, users, user.id, input.version ?? user.version, values, notDeleted(users.isDeleted));
         await audit(deps, tx, ctx, 'UserUpdated', user.id, { fields: Object.keys(values).filter((k) => k !== 'modifiedTime' && k !== 'modifiedBy') });
       });
       // Names and contacts are part of the cached session state (lock screen, refresh claims).
@@ -218,7 +219,7 @@ export function createUserService(deps: AppDeps) {
         await tx
           .update(users)
           .set({ isDeleted: true, deletedTime: now, deletedBy: ctx.auth.userId, modifiedTime: now, modifiedBy: ctx.auth.userId, version: sql`${users.version} + 1` })
-          .where(and(eq(users.id, user.id), eq(users.isDeleted, false)));
+          .where(and(eq(users.id, user.id), notDeleted(users.isDeleted)));
         await tx.update(userSecurity).set({ securityStamp: randomUUID() }).where(eq(userSecurity.userId, user.id));
         await audit(deps, tx, ctx, 'UserDeleted', user.id, { userName: user.userName });
         return endAllSessionsIn(tx, deps, user.id, reason);

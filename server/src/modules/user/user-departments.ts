@@ -9,6 +9,7 @@ import type { AuthContext } from '../auth/session-gate.js';
 import { userErrors } from './errors.js';
 import { callerScope, departmentInScope, type CallerScope } from './scope.js';
 import { requirePosition, requireScopedDepartment, requireVisibleUser } from './service.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * Department assignment (UserDepartment): a user of the context in a department of the context,
@@ -54,8 +55,8 @@ export function createUserDepartmentService(deps: AppDeps) {
       const rows = await db
         .select({ a: userDepartments, departmentName: departments.departmentName, positionName: positions.positionName })
         .from(userDepartments)
-        .innerJoin(departments, and(eq(departments.id, userDepartments.departmentId), eq(departments.isDeleted, false)))
-        .leftJoin(positions, and(eq(positions.id, userDepartments.positionId), eq(positions.isDeleted, false)))
+        .innerJoin(departments, and(eq(departments.id, userDepartments.departmentId), notDeleted(departments.isDeleted)))
+        .leftJoin(positions, and(eq(positions.id, userDepartments.positionId), notDeleted(positions.isDeleted)))
         .where(and(eq(userDepartments.userId, userId), eq(userDepartments.tenantId, scope.tenantId)))
         .orderBy(desc(userDepartments.isMain), asc(departments.departmentName));
       return rows.map(({ a, departmentName, positionName }) => ({

@@ -12,6 +12,7 @@ import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { userErrors } from './errors.js';
 import { callerScope, type CallerScope } from './scope.js';
 import { requireVisibleUser } from './service.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * Role assignment (UserRole): a role of the context (or a global one) held by a user of the
@@ -40,7 +41,7 @@ async function requireRole(db: Executor, tenantId: bigint, roleId: bigint): Prom
   const [row] = await db
     .select({ id: roles.id, roleCode: roles.roleCode, roleName: roles.roleName, maxMembers: roles.maxMembers })
     .from(roles)
-    .where(and(eq(roles.id, roleId), inArray(roles.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]), eq(roles.isDeleted, false)));
+    .where(and(eq(roles.id, roleId), inArray(roles.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]), notDeleted(roles.isDeleted)));
   if (!row) throw appError(userErrors.ROLE_NOT_FOUND, { params: { id: String(roleId) } });
   return row;
 }
@@ -110,7 +111,7 @@ export function createUserRoleService(deps: AppDeps) {
         .select({ a: userRoles, roleCode: roles.roleCode, roleName: roles.roleName })
         .from(userRoles)
         .innerJoin(roles, eq(roles.id, userRoles.roleId))
-        .where(and(eq(userRoles.userId, userId), eq(userRoles.tenantId, scope.tenantId), eq(roles.isDeleted, false)))
+        .where(and(eq(userRoles.userId, userId), eq(userRoles.tenantId, scope.tenantId), notDeleted(roles.isDeleted)))
         .orderBy(asc(roles.sort), asc(roles.roleName));
       return rows.map(({ a, roleCode, roleName }) => ({
         basicId: String(a.id),

@@ -1,0 +1,66 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../../../db/schema/index.js';
+import { accountQueries } from '../../modules/auth/login-service.js';
+import { bootTestRuntime } from '../../testing/harness.js';
+import type { SqlSession } from './client.js';
+import { notDeleted } from './predicates.js';
+
+/**
+ * The unique indexes on e-mail, user name and codes are partial (`WHERE is_deleted = false`).
+ * Every statement is prepared, and PostgreSQL soon runs a prepared statement with one plan for
+ * any parameters (a generic plan). These tests force that plan and forbid sequential scans
+ * where an index can serve, so they fail when a lookup can no longer use its index, as the
+ * login lookup could not while `is_deleted` was a parameter (it scanned the users table).
+ */
+let runtime: Awaited<ReturnType<typeof bootTestRuntime>>;
+let session: SqlSession;
+
+beforeAll(async () => {
+  runtime = await bootTestRuntime();
+  session = await runtime.deps.database.session();
+  await session.exec('set plan_cache_mode = force_generic_plan');
+  await session.exec('set enable_seqscan = off');
+}, 60_000);
+
+afterAll(async () => {
+  await session?.release();
+  await runtime?.close();
+});
+
+const literal = (v: unknown): string =>
+  v === null ? 'null' : typeof v === 'boolean' || typeof v === 'number' || typeof v === 'bigint' ? String(v) : `'${String(v).replaceAll("'", "''")}'`;
+
+let statements = 0;
+/** The generic plan of a statement given as text with $n parameters, run with `params`. */
+async function genericPlan(text: string, params: unknown[]): Promise<string> {
+  const name = `plan_probe_${++statements}`;
+  await session.exec(`prepare ${name} as ${text}`);
+  const rows = await session.query<{ 'QUERY PLAN': string }>(`explain execute ${name}${params.length ? `(${params.map(literal).join(', ')})` : ''}`);
+  await session.exec(`deallocate ${name}`);
+  return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+describe('lookups keep their partial unique index in generic plans', () => {
+  it('the login lookup by e-mail uses users_email_uq', async () => {
+    const { sql: text } = accountQueries(runtime.deps.db).byEmail.getQuery();
+    const plan = await genericPlan(text, ['someone@example.test', 1]);
+    expect(plan).toContain('users_email_uq');
+    expect(plan).not.toMatch(/Seq Scan on users/);
+  });
+
+  it('the login lookup by user name uses users_tenant_username_uq', async () => {
+    const { sql: text } = accountQueries(runtime.deps.db).byUserName.getQuery();
+    const plan = await genericPlan(text, [0, 'admin', 1]);
+    expect(plan).toContain('users_tenant_username_uq');
+    expect(plan).not.toMatch(/Seq Scan on users/);
+  });
+
+  it('a literal false keeps the index usable where a parameter does not (why notDeleted exists)', async () => {
+    const lookup = (deleted: SQL) => runtime.deps.db.select({ id: users.id }).from(users).where(and(deleted, sql`lower(${users.email}) = ${'x@example.test'}`)).toSQL();
+    const withLiteral = lookup(notDeleted(users.isDeleted));
+    const withParameter = lookup(eq(users.isDeleted, false));
+    expect(await genericPlan(withLiteral.sql, withLiteral.params)).toContain('users_email_uq');
+    expect(await genericPlan(withParameter.sql, withParameter.params)).not.toContain('users_email_uq');
+  });
+});
