@@ -28,7 +28,13 @@ export const loginLogs = pgTable(
     isRiskLogin: boolean().notNull().default(false),
     traceId: varchar({ length: 128 }),
   },
-  (t) => [index('login_logs_tenant_time_idx').on(t.tenantId, t.loginTime), index('login_logs_user_time_idx').on(t.userId, t.loginTime)],
+  (t) => [
+    index('login_logs_tenant_time_idx').on(t.tenantId, t.loginTime),
+    index('login_logs_user_time_idx').on(t.userId, t.loginTime),
+    // The risk check of every successful login reads the user's last 50 successes: through this
+    // index exactly those, however many failed attempts (anyone can add those) lie in between.
+    index('login_logs_user_success_time_idx').on(t.userId, t.loginTime).where(sql`${t.result} = 0`),
+  ],
 );
 
 /** Security-relevant actions (TokenRefreshed, PasswordChanged, PasswordReset, MfaBound, ...). */

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../../../db/schema/index.js';
+import { loginLogInsert } from '../../modules/auth/login-log.js';
 import { accountQueries } from '../../modules/auth/login-service.js';
 import { bootTestRuntime } from '../../testing/harness.js';
 import type { SqlSession } from './client.js';
@@ -54,6 +55,13 @@ describe('lookups keep their partial unique index in generic plans', () => {
     const plan = await genericPlan(text, [0, 'admin', 1]);
     expect(plan).toContain('users_tenant_username_uq');
     expect(plan).not.toMatch(/Seq Scan on users/);
+  });
+
+  it('the risk check of a successful login reads only successes (login_logs_user_success_time_idx)', async () => {
+    const { sql: text, params } = loginLogInsert(runtime.deps.db, true).toSQL();
+    // A generic plan does not depend on the values: nulls stand in for every parameter.
+    const plan = await genericPlan(text, params.map(() => null));
+    expect(plan).toContain('login_logs_user_success_time_idx');
   });
 
   it('a literal false keeps the index usable where a parameter does not (why notDeleted exists)', async () => {

@@ -28,14 +28,16 @@ export function networkOf(ip: string): string {
 /**
  * A successful login is risky when it comes from a device or a network none of the user's last
  * 50 successful logins came from. The very first login has nothing to compare with: not risky.
- * Computed inside the INSERT (one statement per attempt, on the login path).
+ * Computed inside the INSERT (one statement per attempt, on the login path). The result is
+ * written into the SQL, not sent as a parameter, so that every plan can use the partial index of
+ * successes (login_logs_user_success_time_idx; see infra/db/predicates.ts for why).
  */
 function riskExpression(userId: string, deviceFingerprint: string, loginLocation: string) {
   return sql<boolean>`(select case when count(*) = 0 then false
       else count(*) filter (where r.device_fingerprint = ${sql.placeholder(deviceFingerprint)}) = 0
         or count(*) filter (where r.login_location = ${sql.placeholder(loginLocation)}) = 0 end
     from (select ${loginLogs.deviceFingerprint} as device_fingerprint, ${loginLogs.loginLocation} as login_location from ${loginLogs}
-          where ${loginLogs.userId} = ${sql.placeholder(userId)} and ${loginLogs.result} = ${LoginResult.Success}
+          where ${loginLogs.userId} = ${sql.placeholder(userId)} and ${loginLogs.result} = ${sql.raw(String(LoginResult.Success))}
           order by ${loginLogs.loginTime} desc limit 50) as r)`;
 }
 
