@@ -1,6 +1,7 @@
 /**
  * Issue 4 targets:
- * - login: password logins/s at least 85% of raw argon2 verifications/s on this machine;
+ * - login: password logins/s at least 85% of raw argon2 verifications/s on this machine (each
+ *   round also prints where a login's CPU went: scripts/bench/cpu.ts);
  * - userinfo: authenticated GET /api/Auth/UserInfo at least 50% of a bare Hono JSON route
  *   answering the same bytes;
  * - refresh: at least 1,000 refreshes/s on PostgreSQL.
@@ -10,6 +11,8 @@ import postgres from 'postgres';
 import { hashPassword } from '../../server/src/infra/password.js';
 import http from 'node:http';
 import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
+import { measureCpu, perOperation } from './cpu.js';
 import { alternate, load, percentOf, postJson, startBenchServer } from './load.js';
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
@@ -56,8 +59,10 @@ export async function login(): Promise<void> {
       const perCore = await argon2Rate(hash, password, 3, cores);
       process.stdout.write(`  raw argon2 (round ${round}): ${pool}/s with 8 in flight, ${perCore}/s with ${cores} (one per core)\n`);
       rows.push({ label: `raw argon2 verifications, best (round ${round})`, perSecond: Math.max(pool, perCore) });
+      const stop = existsSync('/proc/stat') && child.pid ? measureCpu(child.pid) : undefined;
       const result = await load(`password logins (round ${round})`, { url, connections: 8, duration: 6, requests: [{ setupRequest: (req) => ({ ...req, ...request() }) }] });
       if (result.non2xx || result.errors) throw new Error(`logins failed: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      if (stop) process.stdout.write(`  CPU a login (round ${round}): ${perOperation(stop(), result.total)}\n`);
       rows.push({ label: result.label, perSecond: result.requestsPerSecond });
     }
     for (const r of rows) process.stdout.write(`${r.label.padEnd(44)} ${String(r.perSecond).padStart(6)} /s\n`);

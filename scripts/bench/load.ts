@@ -6,6 +6,8 @@ import path from 'node:path';
 export interface LoadResult {
   label: string;
   requestsPerSecond: number;
+  /** Requests answered over the whole run. */
+  total: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -18,6 +20,7 @@ export async function load(label: string, options: autocannon.Options): Promise<
   return {
     label,
     requestsPerSecond: Math.round(result.requests.average),
+    total: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
