@@ -6,8 +6,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** CPU seconds per thread (`pid/tid`), with the process's name and command line. */
-type Threads = Map<string, { pid: number; tid: number; comm: string; cmd: string; seconds: number }>;
+/** CPU seconds per thread (`pid/tid`), with the process's name. */
+type Threads = Map<string, { pid: number; tid: number; comm: string; seconds: number }>;
 
 const TICKS = 100; // USER_HZ on Linux
 
@@ -23,7 +23,6 @@ function threads(): Threads {
   const all: Threads = new Map();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     const comm = read(`/proc/${pid}/comm`)?.trim() ?? '';
-    const cmd = (read(`/proc/${pid}/cmdline`) ?? '').replaceAll('\0', ' ');
     let tids: string[] = [];
     try {
       tids = readdirSync(`/proc/${pid}/task`);
@@ -35,7 +34,7 @@ function threads(): Threads {
       if (!stat) continue;
       // Fields after the parenthesised name: state is the first; utime and stime the 12th and 13th.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      all.set(`${pid}/${tid}`, { pid: Number(pid), tid: Number(tid), comm, cmd, seconds: (Number(fields[11]) + Number(fields[12])) / TICKS });
+      all.set(`${pid}/${tid}`, { pid: Number(pid), tid: Number(tid), comm, seconds: (Number(fields[11]) + Number(fields[12])) / TICKS });
     }
   }
   return all;

@@ -4,9 +4,9 @@ import { writeLoginLog } from './login-log.js';
 
 /**
  * Subscribers of the authentication events: one login-log row per attempt (SPEC: failed logins
- * are written to the login log; a success's row commits with its session, written by the
- * session statement itself) and the audit entries
- * the spec names (TenantSwitched, PasswordChanged; TokenRefreshed is written with the refresh).
+ * are written to the login log; a success's row is written with its session, by the session
+ * statement itself) and the audit entries the spec names (TenantSwitched, PasswordChanged;
+ * TokenRefreshed is written with the refresh).
  */
 export function registerAuthHandlers(deps: AppDeps): void {
   const { db, ids, clock, events } = deps;

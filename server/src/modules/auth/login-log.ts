@@ -15,6 +15,9 @@ export const LoginResult = {
 } as const;
 export type LoginResultName = keyof typeof LoginResult;
 
+/** The message of a successful login's row. */
+export const LOGIN_SUCCEEDED = 'Login succeeded';
+
 /**
  * The network a login came from, standing in for a location (no geo database is shipped): the
  * /16 of an IPv4 address or the /48 of an IPv6 one.

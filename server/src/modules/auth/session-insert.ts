@@ -2,7 +2,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { refreshTokens, users, userSessions } from '../../../../db/schema/index.js';
 import type { Database } from '../../infra/db/client.js';
 import { preparedPerDatabase } from '../../infra/db/prepared.js';
-import { LoginResult, loginLogInsert } from './login-log.js';
+import { LOGIN_SUCCEEDED, LoginResult, loginLogInsert } from './login-log.js';
 
 /** The values of a new session and its first refresh token, in the driver's terms (timestamps as ISO text). */
 export interface NewSessionValues {
@@ -112,6 +112,3 @@ export function insertSession(db: Database, values: NewSessionValues, login?: Lo
   if (!login) return statements.plain.execute(values as never);
   return statements.login.execute({ ...values, ...login, logResult: LoginResult.Success, logMessage: LOGIN_SUCCEEDED } as never);
 }
-
-/** The message of a successful login's log row. */
-export const LOGIN_SUCCEEDED = 'Login succeeded';
