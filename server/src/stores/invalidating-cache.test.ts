@@ -67,12 +67,26 @@ describe('invalidating cache', () => {
     await b.start();
     await a.get('k', ['session:1'], async () => 1);
     await b.get('k', ['session:1'], async () => 1);
-    await a.replace('k', ['session:1'], 2, 'session:1');
+    await a.replace('k', ['session:1'], 2, 'session:1', 1);
     await new Promise((r) => setTimeout(r, 5));
     expect(await a.get('k', ['session:1'], async () => 99)).toBe(2);
     expect(await b.get('k', ['session:1'], async () => 3)).toBe(3);
     await a.stop();
     await b.stop();
+    await store.close();
+  });
+
+  it('does not keep a replaced value when the entry it was derived from changed meanwhile', async () => {
+    const { make, store } = setup();
+    const cache = make();
+    const read = await cache.get('k', ['session:1', 'user:1'], async () => 1);
+    // Something else changed (a revocation, say) between the writer's read and its replace.
+    await cache.invalidate('user:1');
+    await cache.replace('k', ['session:1', 'user:1'], 2, 'session:1', read);
+    expect(await cache.get('k', ['session:1'], async () => 3)).toBe(3);
+    // ... and also when the entry was reloaded meanwhile (a different value than the one read).
+    await cache.replace('k', ['session:1', 'user:1'], 4, 'session:1', read);
+    expect(await cache.get('k', ['session:1'], async () => 5)).toBe(5);
     await store.close();
   });
 

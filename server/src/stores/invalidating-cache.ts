@@ -24,9 +24,12 @@ export interface InvalidatingCache<V> {
   invalidate(tag: string): Promise<void>;
   /**
    * This node wrote the change and knows the new value: it keeps it (no reload), while every
-   * other node drops its copy of the tag as for `invalidate`.
+   * other node drops its copy of the tag as for `invalidate`. The value is derived from
+   * `previous` (the value the writer read): if the entry no longer holds that very value (it
+   * was dropped or reloaded meanwhile, because something else changed), the new value is not
+   * kept either, since it would bring back what that change replaced.
    */
-  replace(key: string, tags: readonly string[], value: V, tag: string): Promise<void>;
+  replace(key: string, tags: readonly string[], value: V, tag: string, previous: V): Promise<void>;
   /** The shared generation of a tag (0 until first invalidated). */
   generation(tag: string): Promise<number>;
   start(): Promise<void>;
@@ -78,11 +81,12 @@ export function createInvalidatingCache<V>(options: InvalidatingCacheOptions): I
       await store.incrementCounter(`${options.name}:gen:${tag}`);
       await store.publish(channel, `${origin} ${tag}`);
     },
-    async replace(key, tags, value, tag) {
+    async replace(key, tags, value, tag, previous) {
       // Same as an invalidation for everyone else; here the drop also voids loads in flight
-      // (the epoch), then the known value is kept.
+      // (the epoch), then the known value is kept if nothing changed since it was read.
+      const unchanged = entries.get(key)?.value === previous;
       drop(tag);
-      entries.set(key, { value, tags, expires: clock.nowMs() + ttlMs });
+      if (unchanged) entries.set(key, { value, tags, expires: clock.nowMs() + ttlMs });
       await store.incrementCounter(`${options.name}:gen:${tag}`);
       await store.publish(channel, `${origin}:replace ${tag}`);
     },

@@ -124,7 +124,9 @@ export interface SessionStateService {
   invalidateSession(sessionId: bigint | string): Promise<void>;
   /**
    * A refresh on this node changed only the session's current JTI: this node keeps its copy
-   * with the new JTI (no reload), the others drop theirs.
+   * with the new JTI (no reload), the others drop theirs. `state` must be the copy the refresh
+   * read: if it was dropped meanwhile (a logout, lock or revocation committed during the
+   * refresh), this node drops it too instead of bringing the old state back.
    */
   rotateJti(state: SessionState, jti: string): Promise<void>;
   /** After a change to the user (stamp, status, profile fields shown in the lock detail). */
@@ -152,7 +154,7 @@ export function createSessionStateService(deps: { db: Database; store: Ephemeral
     },
     invalidateSession: (id) => cache.invalidate(`session:${id}`),
     rotateJti: (state, jti) =>
-      cache.replace(state.sessionId, [`session:${state.sessionId}`, `user:${state.userId}`, `tenant:${state.tenantId}`], { ...state, jti }, `session:${state.sessionId}`),
+      cache.replace(state.sessionId, [`session:${state.sessionId}`, `user:${state.userId}`, `tenant:${state.tenantId}`], { ...state, jti }, `session:${state.sessionId}`, state),
     invalidateUser: (id) => cache.invalidate(`user:${id}`),
     invalidateTenant: (id) => cache.invalidate(`tenant:${id}`),
     start: () => cache.start(),

@@ -7,6 +7,7 @@ import { createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { LoginResult } from './login-log.js';
 import { SessionStatus } from './session-state.js';
+import { REFRESH_STATEMENT } from './refresh-statement.js';
 import { DAY_MS, refreshRows, sessionApi, sessionIdOf, sessionRow, startSessionServer, freshLogin as freshLoginOn } from './sessions-test-kit.js';
 
 /** Session status transitions (SPEC "Session status") and how fast a change reaches requests. */
@@ -188,6 +189,53 @@ describe('a state change reaches the very next request', () => {
       probe.restore();
     }
     await expectLoginExpired(api.userInfo(next.accessToken));
+  });
+
+  /**
+   * A refresh keeps this node's cached state with the new JTI rather than reloading it. A
+   * logout, revocation or lock that commits while the refresh runs must not be undone by that:
+   * this runs one right after the refresh statement, before the refresh updates the cache.
+   */
+  async function duringNextRefresh(change: () => Promise<unknown>): Promise<() => void> {
+    const database = server.runtime.deps.database;
+    const original = database.prepared;
+    database.prepared = (async (text: string, params: unknown[]) => {
+      const rows = await original(text, params);
+      if (text === REFRESH_STATEMENT) {
+        database.prepared = original;
+        await change();
+      }
+      return rows;
+    }) as typeof original;
+    return () => {
+      database.prepared = original;
+    };
+  }
+
+  it('a revocation committed during a refresh applies to the new access token at once', async () => {
+    const { token, user } = await freshLogin();
+    expect((await api.userInfo(token.accessToken)).status).toBe(200);
+    const restore = await duringNextRefresh(() => server.runtime.deps.sessions.revoke(user.id, [sessionIdOf(token.accessToken)], 'Administrator'));
+    try {
+      const next = await api.refresh({ accessToken: token.accessToken, refreshToken: token.refreshToken });
+      expect(next.status).toBe(200);
+      await expectLoginExpired(api.userInfo((next.body.data as typeof token).accessToken));
+    } finally {
+      restore();
+    }
+  });
+
+  it('a lock committed during a refresh applies to the new access token at once', async () => {
+    const { token } = await freshLogin();
+    expect((await api.userInfo(token.accessToken)).status).toBe(200);
+    const restore = await duringNextRefresh(async () => expect((await api.lock(token.accessToken, 'pin-1234')).status).toBe(200));
+    try {
+      const next = await api.refresh({ accessToken: token.accessToken, refreshToken: token.refreshToken });
+      expect(next.status).toBe(200);
+      expect((await api.userInfo((next.body.data as typeof token).accessToken)).status).toBe(423);
+    } finally {
+      restore();
+    }
   });
 });
 
