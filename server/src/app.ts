@@ -81,24 +81,29 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
   mountDocs(app, openApi);
 
   // /trpc serves the same procedures as the REST facade, so a procedure whose REST path is
-  // protected needs the signature on /trpc as well, whether or not /trpc itself is listed.
-  const signedProcedures = new Set(gate ? table.filter((e) => gate.protects(e.path)).map((e) => e.key) : []);
-  const needsSignature = (path: string) => {
-    if (signedProcedures.size === 0) return false;
-    let keys = path.slice('/trpc/'.length);
+  // protected needs the signature on /trpc as well, whether or not /trpc itself is listed. The
+  // keys are read from the path as tRPC's fetch adapter reads them (URL-normalized, one slash
+  // trimmed at each end, decoded, split for batches), and only keys known to be unprotected go
+  // unsigned: whatever else tRPC might make of a path, the signature is asked for first.
+  const protectedKeys = new Set(gate ? table.filter((e) => gate.protects(e.path)).map((e) => e.key) : []);
+  const unsignedKeys = new Set(table.filter((e) => !protectedKeys.has(e.key)).map((e) => e.key));
+  const trimSlashes = (path: string) => path.replace(/^\//, '').replace(/\/$/, '');
+  const needsSignature = (url: string) => {
+    if (protectedKeys.size === 0) return false;
+    let keys = trimSlashes(trimSlashes(new URL(url).pathname).slice('trpc'.length));
     try {
       keys = decodeURIComponent(keys);
     } catch {
       return true; // not a procedure path anyway; the signature is asked for rather than skipped
     }
-    return keys.split(',').some((key) => signedProcedures.has(key));
+    return keys.split(',').some((key) => !unsignedKeys.has(key));
   };
 
   app.all('/trpc/*', async (c) => {
     let request = c.req.raw;
     let signed = gate && signedRequestOf(request);
     let sealAnswer = false;
-    if (gate && !signed && needsSignature(c.req.path)) {
+    if (gate && !signed && needsSignature(request.url)) {
       try {
         signed = await gate.verify(c);
       } catch (error) {

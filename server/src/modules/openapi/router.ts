@@ -44,10 +44,9 @@ export const openApiRouter = router({
     .output(z.unknown())
     .mutation(({ ctx, input }) => {
       if (input === undefined || input === null) return undefined;
-      // The body verbatim (for a signed call, the bytes the signature covered): re-serializing
-      // would re-case names, drop nulls and turn big numbers into strings.
-      const signed = ctx.signed?.body;
-      const raw = signed ? Buffer.from(signed).toString('utf8') : ctx.rawBody;
-      return raw !== undefined && ctx.transport === 'rest' ? new RawJson(raw) : input;
+      // The body verbatim (for a signed call, the bytes the signature covered, decrypted), as
+      // the facade decoded it (a byte-order mark dropped): re-serializing would re-case names,
+      // drop nulls and turn big numbers into strings.
+      return ctx.rawBody !== undefined && ctx.transport === 'rest' ? new RawJson(ctx.rawBody) : input;
     }),
 });

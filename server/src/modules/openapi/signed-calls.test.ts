@@ -3,6 +3,7 @@ import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCredentials, users } from '../../../../db/schema/index.js';
+import { ManualClock } from '../../infra/clock.js';
 import { bearer } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { sm2 } from 'sm-crypto';
@@ -57,6 +58,13 @@ describe('GET /api/openapi/Ping and POST /api/openapi/Echo', () => {
     const res = await signedCall(server, cred, { method: 'POST', path: '/api/openapi/Echo', body });
     expect(res.status).toBe(200);
     expect(res.text).toContain(`"data":${body},`);
+  });
+
+  it('echoes a body that starts with a byte-order mark as valid JSON (the mark is signed, not echoed)', async () => {
+    const res = await signedCall(server, cred, { method: 'POST', path: '/api/openapi/Echo', body: '\uFEFF{"a":1}' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ a: 1 });
+    expect(res.text).toContain('"data":{"a":1},');
   });
 
   it('signs an empty body as the digest of the empty string (and echoes nothing)', async () => {
@@ -385,6 +393,16 @@ describe('/trpc serves the same procedures', () => {
     expect(signed.status).toBe(200);
     expect(signed.body.result.data.accessKey).toBe(cred.appKey);
   });
+
+  it('reads the procedure from the path as tRPC does: a trailing slash or an escape does not skip the signature', async () => {
+    for (const path of ['/trpc/OpenApiAppService.PingAsync/', '/trpc/OpenApiAppService%2EPingAsync', '/trpc/OpenApiAppService.PingAsync%2F', '/trpc/x/../OpenApiAppService.PingAsync/']) {
+      expect({ path, status: (await server.json(path, { headers: en })).status }).toEqual({ path, status: 401 });
+    }
+    const echo = await server.json('/trpc/OpenApiAppService.EchoAsync/', { method: 'POST', json: { x: 1 }, headers: en });
+    expect(echo.status).toBe(401);
+    // An unprotected procedure still answers unsigned, with or without the slash.
+    expect((await server.json('/trpc/SystemAppService.GetServerTimeAsync/')).status).toBe(200);
+  });
 });
 
 describe('replay races', () => {
@@ -400,7 +418,9 @@ describe('made-up access keys', () => {
   let own: TestServer;
   let known: IssuedCredential;
   beforeAll(async () => {
-    own = await startSignedServer();
+    // A clock that stands still: the limit lets one more lookup through per second, and 61
+    // parallel calls can take longer than that on a loaded machine.
+    own = await startSignedServer({}, { clock: new ManualClock(Date.now()) });
     known = await issueCredential(own);
     // Cached by a first call: a known key is answered without asking the database again.
     expect((await signedCall(own, known, ping)).status).toBe(200);

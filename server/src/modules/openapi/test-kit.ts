@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { apiCredentials } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { Clock } from '../../infra/clock.js';
 import { bearer, createTestUser, loginAs, type TestUser, type TestUserOptions } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { randomAlphanumeric } from '../credentials/service.js';
@@ -15,9 +16,10 @@ function merge(a: Record<string, any>, b: Record<string, any>): Record<string, a
 }
 
 /** A server with the signature check on for /api/openapi (the deployed prefix) unless told otherwise. */
-export function startSignedServer(config: Record<string, any> = {}): Promise<TestServer> {
+export function startSignedServer(config: Record<string, any> = {}, options: { clock?: Clock } = {}): Promise<TestServer> {
   return startTestServer({
     config: merge({ Saas: { Auth: { CaptchaEnabled: false } }, OpenApiSecurity: { IsEnabled: true, ProtectedPathPrefixes: ['/api/openapi'] } }, config),
+    ...options,
   });
 }
 
