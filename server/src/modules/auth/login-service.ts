@@ -117,7 +117,10 @@ export function createLoginService(deps: AppDeps) {
     const tfa = twoFactorAccount(account);
     const methods = availableMethods(tfa);
     // Fail closed: a second factor is on but none can be used (e.g. the e-mail lost its verification).
-    if (methods.length === 0) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method: input.twoFactorMethod ?? '-' } });
+    if (methods.length === 0) {
+      await fail('TwoFactorFailed', 'No second-factor method usable', facts, loginName, account);
+      throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method: input.twoFactorMethod ?? '-' } });
+    }
     const requested = input.twoFactorMethod && methods.includes(input.twoFactorMethod) ? input.twoFactorMethod : undefined;
     if (!input.twoFactorTicket) {
       const ticket = await twoFactor.issueTicket(account.user.id, loginName);
@@ -127,8 +130,14 @@ export function createLoginService(deps: AppDeps) {
       return challenge(methods, method, method === 'email' || method === 'phone', ticket);
     }
     const method = input.twoFactorMethod ?? (methods.length === 1 ? methods[0] : undefined);
-    if (!method) throw appError(authErrors.TWO_FACTOR_METHOD_REQUIRED);
-    if (!methods.includes(method)) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method } });
+    if (!method) {
+      await fail('TwoFactorFailed', 'Second-factor method not chosen', facts, loginName, account);
+      throw appError(authErrors.TWO_FACTOR_METHOD_REQUIRED);
+    }
+    if (!methods.includes(method)) {
+      await fail('TwoFactorFailed', `Second-factor method ${method} unavailable`, facts, loginName, account);
+      throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method } });
+    }
     if (!input.twoFactorCode) {
       // The client switched method or asked again: a new code for e-mail and phone, same ticket.
       if (method !== 'totp') await twoFactor.sendCode(tfa, method, ctx.culture);
@@ -140,8 +149,17 @@ export function createLoginService(deps: AppDeps) {
       await fail('TwoFactorFailed', `Second factor (${method}) refused`, facts, loginName, account);
       throw appError(authErrors.TWO_FACTOR_CODE_INVALID);
     }
-    await twoFactor.consumeTicket(input.twoFactorTicket);
     return undefined;
+  }
+
+  /** A ticket check whose failure (unknown, expired, another user's) is a failed attempt like any other. */
+  async function checkTicket(ticket: string, loginName: string, facts: RequestFacts, account?: NonNullable<LoginAccount>): Promise<void> {
+    try {
+      await twoFactor.checkTicket(ticket, account?.user.id, loginName);
+    } catch (error) {
+      await fail('TwoFactorFailed', 'Second-factor ticket refused', facts, loginName, account);
+      throw error;
+    }
   }
 
   function isDefaultPassword(password: string): boolean {
@@ -189,7 +207,12 @@ export function createLoginService(deps: AppDeps) {
       if (input.twoFactorTicket) {
         // A ticket replaces the captcha, so it is checked before anything else: only a ticket
         // issued for this very login name gets past here.
-        await twoFactor.checkTicket(input.twoFactorTicket, undefined, loginName);
+        await checkTicket(input.twoFactorTicket, loginName, facts);
+      } else if (input.twoFactorCode) {
+        // A later stage without its ticket (SPEC Errors rule 2: an absent ticket): never a new
+        // first stage, which would send another code or ask for a captcha.
+        await fail('TwoFactorFailed', 'Second-factor ticket missing', facts, loginName);
+        throw appError(authErrors.TWO_FACTOR_EXPIRED);
       } else if (auth.CaptchaEnabled) {
         const ok = !!input.captchaId && !!input.captchaCode && (await deps.codes.consume('captcha', input.captchaId, input.captchaCode));
         if (!ok) {
@@ -225,9 +248,12 @@ export function createLoginService(deps: AppDeps) {
         await fail('Failed', 'Password expired', facts, loginName, account);
         throw appError(authErrors.PASSWORD_EXPIRED);
       }
-      if (input.twoFactorTicket) await twoFactor.checkTicket(input.twoFactorTicket, user.id, loginName);
+      if (input.twoFactorTicket) await checkTicket(input.twoFactorTicket, loginName, facts, account);
       const pending = await secondFactor(input, account, loginName, facts, ctx);
       if (pending) return pending;
+      // Tokens are issued below: a presented ticket is spent, even when the second factor was
+      // turned off since it was issued (it would otherwise stand in for the captcha 10 minutes).
+      if (input.twoFactorTicket) await twoFactor.consumeTicket(input.twoFactorTicket);
 
       const usesDefault = isDefaultPassword(input.password);
       const forceChange = security.mustChangePassword || usesDefault;

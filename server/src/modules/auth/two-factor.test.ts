@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginLogs } from '../../../../db/schema/index.js';
+import { loginLogs, userSecurity } from '../../../../db/schema/index.js';
 import { readOutbox } from '../../infra/messaging/outbox.js';
 import { ManualClock } from '../../infra/clock.js';
 import { createTestUser, watchCodes } from '../../testing/auth-fixtures.js';
@@ -174,5 +174,49 @@ describe('e-mail and phone second factor', () => {
     const res = await firstStage(user);
     expect(res.status).toBe(400);
     expect(res.body.data).toMatch(/cannot use the two-factor method/);
+  });
+});
+
+describe('every refused later stage is a failed attempt, and a ticket is spent once tokens are issued', () => {
+  const failures = async (user: { email: string | null }) =>
+    (await server.runtime.deps.db.select().from(loginLogs).where(and(eq(loginLogs.userName, user.email!.toLowerCase()), eq(loginLogs.result, LoginResult.TwoFactorFailed)))).length;
+
+  it('a code without its ticket answers two-factor-expired, sends nothing and is logged (SPEC Errors rule 2)', async () => {
+    const user = await createTestUser(server.runtime.deps, { twoFactorMethod: TwoFactorFlags.Email, emailVerified: true });
+    const before = (await readOutbox(path.join(server.runtime.deps.config.App.DataDir, 'outbox'))).length;
+    // No captcha either: the answer is the ticket's, not the captcha's.
+    const res = await laterStage(user, { twoFactorMethod: 'email', twoFactorCode: '123456' });
+    expect(res.status).toBe(400);
+    expect(res.body.data).toMatch(/Two-factor verification has expired/);
+    expect((await readOutbox(path.join(server.runtime.deps.config.App.DataDir, 'outbox'))).length).toBe(before);
+    expect(await failures(user)).toBe(1);
+  });
+
+  it('logs a refused ticket, a missing method choice and an unavailable method', async () => {
+    const secret = generateTotpSecret();
+    const user = await createTestUser(server.runtime.deps, { twoFactorMethod: TwoFactorFlags.Totp | TwoFactorFlags.Email, twoFactorSecret: secret, emailVerified: true });
+    expect((await laterStage(user, { twoFactorTicket: 'made-up', twoFactorMethod: 'totp', twoFactorCode: '123456' })).status).toBe(400);
+    expect(await failures(user)).toBe(1);
+    const ticket = (await firstStage(user)).body.data.twoFactorTicket;
+    const unchosen = await laterStage(user, { twoFactorTicket: ticket, twoFactorCode: '123456' });
+    expect(unchosen.status).toBe(400);
+    expect(await failures(user)).toBe(2);
+    const unavailable = await laterStage(user, { twoFactorTicket: ticket, twoFactorMethod: 'phone', twoFactorCode: '123456' });
+    expect(unavailable.status).toBe(400);
+    expect(await failures(user)).toBe(3);
+  });
+
+  it('spends the ticket when tokens are issued although the second factor was turned off meanwhile', async () => {
+    const secret = generateTotpSecret();
+    const user = await createTestUser(server.runtime.deps, { twoFactorMethod: TwoFactorFlags.Totp, twoFactorSecret: secret });
+    const ticket = (await firstStage(user)).body.data.twoFactorTicket;
+    await server.runtime.deps.db.update(userSecurity).set({ twoFactorMethod: 0 }).where(eq(userSecurity.userId, user.id));
+    const first = await laterStage(user, { twoFactorTicket: ticket });
+    expect(first.status).toBe(200);
+    expect(first.body.data.token.accessToken).toBeTruthy();
+    // Without a captcha, the same ticket no longer stands in for one.
+    const again = await laterStage(user, { twoFactorTicket: ticket });
+    expect(again.status).toBe(400);
+    expect(again.body.data).toMatch(/Two-factor verification has expired/);
   });
 });
