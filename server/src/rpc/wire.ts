@@ -16,15 +16,23 @@ function documented<T extends z.ZodType>(schema: T, json: Record<string, unknown
   return schema;
 }
 
+/**
+ * A 64-bit id from a JSON number or a decimal string, or undefined: a number past 2^53 is not
+ * the id it spells, and nothing beyond 64 bits names a row.
+ */
+export function parseId(v: string | number): bigint | undefined {
+  const text = typeof v === 'number' ? (Number.isSafeInteger(v) ? String(v) : '') : v.trim();
+  if (!DIGITS.test(text)) return undefined;
+  const id = BigInt(text);
+  return id <= MAX_INT64 ? id : undefined;
+}
+
 /** A 64-bit identifier in: a JSON number or a decimal string; out: bigint. */
 export const zId = () =>
   documented(
     z.union([z.string(), z.number()]).transform((v, ctx) => {
-      const text = typeof v === 'number' ? (Number.isSafeInteger(v) ? String(v) : '') : v.trim();
-      if (DIGITS.test(text)) {
-        const id = BigInt(text);
-        if (id <= MAX_INT64) return id;
-      }
+      const id = parseId(v);
+      if (id !== undefined) return id;
       ctx.addIssue({ code: 'custom', message: 'id', params: { i18n: 'invalidId' } });
       return z.NEVER;
     }),

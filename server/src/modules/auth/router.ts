@@ -126,12 +126,14 @@ export const authRouter = router({
     .mutation(({ ctx }) => ctx.deps.sessionOps.logout(ctx.auth, ctx)),
 
   LockSessionAsync: authedProcedure
-    .meta({ summary: 'Locks the session with a lock password (4 to 64 characters)', allowWhileLocked: true })
+    // Under a screen lock only (locking again keeps the lock); a forced password change allows
+    // nothing but the change, logout and refresh (SPEC "Session lock").
+    .meta({ summary: 'Locks the session with a lock password (4 to 64 characters)', allowWhileLocked: 'ScreenLock' })
     .input(lockSessionRequest)
     .mutation(({ ctx, input }) => ctx.deps.sessionOps.lock(ctx.auth, input.password)),
 
   UnlockSessionAsync: authedProcedure
-    .meta({ summary: 'Unlocks with the lock password or the account password', allowWhileLocked: true })
+    .meta({ summary: 'Unlocks with the lock password or the account password', allowWhileLocked: 'ScreenLock' })
     .input(unlockSessionRequest)
     .mutation(({ ctx, input }) => ctx.deps.sessionOps.unlock(ctx.auth, input.password)),
 

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
 import { hashPassword, verifyPassword } from '../../infra/password.js';
 import type { RequestContext } from '../../rpc/context.js';
+import { parseId } from '../../rpc/wire.js';
 import { authErrors } from './errors.js';
 import { availableTenants, tenantAvailability } from './landing.js';
 import { requestFacts } from './login-service.js';
@@ -128,8 +129,6 @@ export type SessionOperations = ReturnType<typeof createSessionOperations>;
 /** Parses the SwitchTenant target: null, 0 or "0" is the platform state; otherwise a positive id. */
 export function parseTenantTarget(value: string | number | null | undefined): bigint | undefined {
   if (value === null || value === undefined) return 0n;
-  const text = String(value).trim();
-  if (!/^\d{1,19}$/.test(text)) return undefined;
-  return BigInt(text);
+  return parseId(value);
 }
 

@@ -102,17 +102,18 @@ describe('while the change is pending', () => {
     user = await createTestUser(server.runtime.deps, { mustChangePassword: true });
   });
 
-  it('UnlockSession answers 422, even with the right password', async () => {
+  it('UnlockSession answers 423 (only the change, logout and refresh are allowed), even with the right password', async () => {
     const token = await loginAs(server, user);
     const res = await api.unlock(token.accessToken, user.password);
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(423);
+    expect((res.body.data as { reason: string }).reason).toBe('PasswordChangeRequired');
     await expectPasswordChangeRequired(token.accessToken);
   });
 
-  it('LockSession cannot turn it into a screen lock that a PIN releases', async () => {
+  it('LockSession answers 423 and cannot turn it into a screen lock that a PIN releases', async () => {
     const token = await loginAs(server, user);
-    expect((await api.lock(token.accessToken, '1234')).status).toBe(200);
-    expect((await api.unlock(token.accessToken, '1234')).status).toBe(422);
+    expect((await api.lock(token.accessToken, '1234')).status).toBe(423);
+    expect((await api.unlock(token.accessToken, '1234')).status).toBe(423);
     await expectPasswordChangeRequired(token.accessToken);
     expect((await sessionRow(server, token.accessToken)).lockReason).toBe('PasswordChangeRequired');
   });
