@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
 import type { RequestContext } from '../../rpc/context.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../infra/password.js';
-import { hitRateLimit } from '../../stores/rate-limit.js';
+import { hitFixedWindow } from '../../stores/rate-limit.js';
 import { notifySecurity } from '../notifications/notify.js';
 import { authErrors } from './errors.js';
 import type { RequestFacts } from './events.js';
@@ -96,10 +96,11 @@ export function createLoginService(deps: AppDeps) {
     await events.publish('AuthLoginFailed', { userId: account?.user.id ?? null, userName: loginName, tenantId: account?.user.tenantId ?? 0n, method: 'password', result, message, request: facts });
   }
 
+  /** SPEC: fixed windows of a minute per (account + address) and per address alone. */
   async function throttle(loginName: string, ip: string): Promise<void> {
     const [perAccount, perIp] = await Promise.all([
-      hitRateLimit(store, `login:account-ip:${loginName}:${ip}`, auth.ThrottlePerAccountAndIp, 60_000),
-      hitRateLimit(store, `login:ip:${ip}`, auth.ThrottlePerIp, 60_000),
+      hitFixedWindow(store, `login:account-ip:${loginName}:${ip}`, auth.ThrottlePerAccountAndIp, 60_000),
+      hitFixedWindow(store, `login:ip:${ip}`, auth.ThrottlePerIp, 60_000),
     ]);
     const blocked = [perAccount, perIp].filter((r) => !r.allowed);
     if (blocked.length === 0) return;

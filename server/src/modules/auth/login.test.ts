@@ -3,14 +3,18 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginLogs, users, userSecurity } from '../../../../db/schema/index.js';
 import { bearer, claimsOf, createTestTenant, createTestUser, GOOD_PASSWORD, grantRole, watchCodes } from '../../testing/auth-fixtures.js';
+import { ManualClock } from '../../infra/clock.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { LoginResult } from './login-log.js';
 
+// The login throttles are fixed windows of a minute (SPEC): a clock that stands still, a second
+// into a window, keeps every test inside one window however slow the machine.
+const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000 + 1_000);
 let server: TestServer;
 let codes: ReturnType<typeof watchCodes>;
 beforeAll(async () => {
   // Addresses come from X-Forwarded-For here, so each test can be its own client.
-  server = await startTestServer({ config: { App: { TrustForwardedHeaders: true } } });
+  server = await startTestServer({ clock, config: { App: { TrustForwardedHeaders: true } } });
   codes = watchCodes(server.runtime.deps);
 });
 afterAll(() => server.close());
@@ -94,7 +98,7 @@ describe('password login', () => {
   });
 
   it('lets platform accounts log in by user name too, case-insensitively, but not tenant accounts', async () => {
-    const platform = await createTestUser(server.runtime.deps, { userName: `Plat_${Date.now()}` });
+    const platform = await createTestUser(server.runtime.deps, { userName: `Plat_${clock.nowMs()}` });
     expect((await login({ username: `  ${platform.userName.toUpperCase()} `, password: platform.password })).status).toBe(200);
     const tenant = await createTestTenant(server.runtime.deps);
     const member = await createTestUser(server.runtime.deps, { tenantId: tenant, memberOf: [tenant] });
@@ -135,7 +139,7 @@ describe('password login', () => {
   it('refuses inactive, disabled and expired-password accounts only once the password is right', async () => {
     const inactive = await createTestUser(server.runtime.deps, { isActive: false });
     const disabled = await createTestUser(server.runtime.deps, { status: 'Disabled' });
-    const expired = await createTestUser(server.runtime.deps, { passwordExpiresTime: new Date(Date.now() - 1000) });
+    const expired = await createTestUser(server.runtime.deps, { passwordExpiresTime: new Date(clock.nowMs() - 1000) });
     expect((await login({ username: inactive.email, password: inactive.password })).body.data).toMatch(/not activated/);
     expect((await login({ username: disabled.email, password: disabled.password })).body.data).toMatch(/disabled/);
     expect((await login({ username: expired.email, password: expired.password })).body.data).toMatch(/expired/);
@@ -149,13 +153,13 @@ describe('password login', () => {
     for (let i = 0; i < 5; i++) expect((await login({ username: user.email, password: `Wrong#${i}aaaa` })).status).toBe(400);
     const [row] = await server.runtime.deps.db.select().from(userSecurity).where(eq(userSecurity.userId, user.id));
     expect(row!.failedLoginAttempts).toBe(5);
-    expect(row!.lockoutEndTime!.getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
+    expect(row!.lockoutEndTime!.getTime()).toBeGreaterThan(clock.nowMs() + 29 * 60_000);
     const right = await login({ username: user.email, password: user.password });
     expect(right.status).toBe(400);
     expect(right.body.data).toMatch(/locked/);
     expect((await login({ username: user.email, password: 'Wrong#Again1' })).body.data).toBe('Wrong user name or password.');
     // Once the lockout has passed, the right password works and the count starts again.
-    await server.runtime.deps.db.update(userSecurity).set({ lockoutEndTime: new Date(Date.now() - 1) }).where(eq(userSecurity.userId, user.id));
+    await server.runtime.deps.db.update(userSecurity).set({ lockoutEndTime: new Date(clock.nowMs() - 1) }).where(eq(userSecurity.userId, user.id));
     expect((await login({ username: user.email, password: user.password })).status).toBe(200);
     const [after] = await server.runtime.deps.db.select().from(userSecurity).where(eq(userSecurity.userId, user.id));
     expect(after!.failedLoginAttempts).toBe(0);
@@ -200,9 +204,27 @@ describe('throttling', () => {
     expect((await login({ username: user.email, password: user.password })).status).not.toBe(429);
   });
 
+  it('counts in fixed windows of a minute: nothing more until the next window, then 5 again', async () => {
+    const user = await createTestUser(server.runtime.deps);
+    const headers = fromIp();
+    const attempt = async () => (await login({ username: user.email, password: 'Wrong#abcd1' }, headers)).status;
+    for (let i = 0; i < 5; i++) expect(await attempt()).toBe(400);
+    const refused = await login({ username: user.email, password: 'Wrong#abcd1' }, headers);
+    expect(refused.status).toBe(429);
+    // The window started a second before the clock: 59 s to its end.
+    expect(refused.headers.get('retry-after')).toBe('59');
+    // A token bucket would let one through every 12 s; a fixed window lets none until it ends.
+    clock.advance(58_000);
+    expect(await attempt()).toBe(429);
+    clock.advance(1_000);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push(await attempt());
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+    // Back to the start of a window for the tests that follow (the clock only moves forward).
+    clock.advance(1_000);
+  });
+
   it('answers 429 past 30 attempts per address in a minute, whatever the accounts', async () => {
-    // All at once: the limit admits 30 together and then one every 2 s, so sequential requests
-    // slower than that (a loaded machine) would each find room again.
     const headers = fromIp();
     const statuses = (await Promise.all(Array.from({ length: 31 }, (_, i) => login({ username: `someone${i}@example.test`, password: 'Whatever#1' }, headers)))).map((r) => r.status);
     expect(statuses.filter((s) => s === 400)).toHaveLength(30);
