@@ -116,6 +116,12 @@ export function createAuthClient(options: AuthClientOptions) {
       await rest.call('AuthAppService.UnlockSessionAsync', { password });
     },
 
+    /**
+     * Moves the session to a tenant, or to the platform state (null). The new pair is stored (by
+     * the authenticated fetch, which does so for any SwitchTenant call, tRPC included).
+     */
+    switchTenant: (tenantId: string | null): Promise<OutputOf<'AuthAppService.SwitchTenantAsync'>> => rest.call('AuthAppService.SwitchTenantAsync', { tenantId }),
+
     /** The current user, context, roles and permissions. */
     getUserInfo: (): Promise<OutputOf<'AuthAppService.GetUserInfoAsync'>> => rest.call('AuthAppService.GetUserInfoAsync'),
 

@@ -2,7 +2,7 @@ import { routes } from '../routes.gen.js';
 import { attempt, headersOf, pathOf, type FetchInput } from './request-parts.js';
 import { lockDetailOf, readOutcome, type LockDetail } from './response-outcome.js';
 import type { TokenRefresher } from './token-refresher.js';
-import type { TokenStore } from './token-store.js';
+import type { Tokens, TokenStore } from './token-store.js';
 
 /** The parts the authenticated fetch is built from (all shared with the rest of the auth client). */
 export interface AuthenticatedFetchOptions {
@@ -21,12 +21,43 @@ const TOKEN_PROCEDURES = ['AuthAppService.LoginAsync', 'AuthAppService.RefreshTo
 const TOKEN_PATHS = new Set([routes['AuthAppService.LoginAsync'].path, routes['AuthAppService.RefreshTokenAsync'].path, '/api/Auth/EmailLogin', '/api/Auth/PhoneLogin'].map((p) => p.toLowerCase()));
 const TOKEN_PROCEDURE_NAMES = new Set(TOKEN_PROCEDURES.map((p) => p.toLowerCase()));
 
-function obtainsTokens(input: FetchInput): boolean {
+/** Whether the request is a REST call to one of `paths` or a tRPC call (or batch) naming one of `procedures`. */
+function calls(input: FetchInput, paths: ReadonlySet<string>, procedures: ReadonlySet<string>): boolean {
   const path = pathOf(input);
-  if ([...TOKEN_PATHS].some((p) => path.endsWith(p))) return true;
+  if ([...paths].some((p) => path.endsWith(p))) return true;
   // tRPC puts the procedure (or a comma-separated batch of them) after /trpc/.
   const at = path.lastIndexOf('/trpc/');
-  return at >= 0 && path.slice(at + 6).split(',').some((name) => TOKEN_PROCEDURE_NAMES.has(decodeURIComponent(name)));
+  return at >= 0 && path.slice(at + 6).split(',').some((name) => procedures.has(decodeURIComponent(name)));
+}
+
+const obtainsTokens = (input: FetchInput) => calls(input, TOKEN_PATHS, TOKEN_PROCEDURE_NAMES);
+
+/**
+ * SwitchTenant answers a new pair and spends the old refresh token: the pair must be stored, or
+ * the next refresh would present a spent token and the server would end the session.
+ */
+const SWITCH_PATHS = new Set([routes['AuthAppService.SwitchTenantAsync'].path.toLowerCase()]);
+const SWITCH_PROCEDURES = new Set(['AuthAppService.SwitchTenantAsync'.toLowerCase()]);
+const switchesTenant = (input: FetchInput) => calls(input, SWITCH_PATHS, SWITCH_PROCEDURES);
+
+/** The token pair in a successful answer: a REST envelope's data, or a tRPC result (single or batch). */
+async function tokenPairIn(response: Response): Promise<Tokens | undefined> {
+  if (!response.ok) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(await response.clone().text());
+  } catch {
+    return undefined;
+  }
+  const candidates = (Array.isArray(body) ? body : [body]).map((item) => {
+    const value = item as { data?: unknown; result?: { data?: unknown } } | null;
+    return value?.result?.data ?? value?.data;
+  });
+  for (const candidate of candidates) {
+    const pair = candidate as Partial<Tokens> | undefined;
+    if (typeof pair?.accessToken === 'string' && typeof pair.refreshToken === 'string') return { accessToken: pair.accessToken, refreshToken: pair.refreshToken };
+  }
+  return undefined;
 }
 
 /**
@@ -37,13 +68,23 @@ function obtainsTokens(input: FetchInput): boolean {
 export function createAuthenticatedFetch(options: AuthenticatedFetchOptions): typeof fetch {
   const { store, refresher } = options;
 
-  async function send(input: FetchInput, init: RequestInit | undefined, accessToken: string | undefined) {
+  async function sendOnce(input: FetchInput, init: RequestInit | undefined, accessToken: string | undefined) {
     const headers = headersOf(input, init);
     if (accessToken) headers.set('authorization', `Bearer ${accessToken}`);
     const response = await options.fetch(...attempt(input, init, headers));
     const outcome = await readOutcome(response);
     if (outcome.has(423)) options.onLocked(lockDetailOf(outcome.envelopeOf(423)));
     return { response, outcome };
+  }
+
+  function send(input: FetchInput, init: RequestInit | undefined, accessToken: string | undefined) {
+    if (!switchesTenant(input)) return sendOnce(input, init, accessToken);
+    return refresher.exchange(async () => {
+      const sent = await sendOnce(input, init, accessToken);
+      const pair = await tokenPairIn(sent.response);
+      if (pair) await store.set(pair);
+      return sent;
+    });
   }
 
   return async (input: FetchInput, init?: RequestInit) => {

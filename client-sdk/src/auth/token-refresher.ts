@@ -33,7 +33,7 @@ function isTransient(status: number): boolean {
  */
 export function createTokenRefresher(options: TokenRefresherOptions) {
   const { store } = options;
-  let inFlight: Promise<Tokens> | undefined;
+  let inFlight: Promise<Tokens | null> | undefined;
   // The access token whose refresh was refused: a request sent with it whose 401 arrives after
   // the refusal belongs to the same ended session and gets the same error.
   let ended: { accessToken: string; error: SessionEndedError } | undefined;
@@ -82,6 +82,28 @@ export function createTokenRefresher(options: TokenRefresherOptions) {
       });
       inFlight = running;
       return running;
+    },
+
+    /**
+     * Runs another call that replaces the pair (SwitchTenant spends the refresh token and issues
+     * a new pair, which `work` stores) as if it were a refresh: requests started meanwhile wait
+     * for it, and a 401 that arrives meanwhile takes the pair in the store once it is done
+     * instead of refreshing with the spent token (which the server would take for theft and end
+     * the session). `work` must not itself wait for a refresh.
+     */
+    async exchange<T>(work: () => Promise<T>): Promise<T> {
+      await inFlight?.catch(() => undefined);
+      const done = work();
+      const running: Promise<Tokens | null> = done
+        .then(
+          () => store.get(),
+          () => store.get(),
+        )
+        .finally(() => {
+          if (inFlight === running) inFlight = undefined;
+        });
+      inFlight = running;
+      return done;
     },
   };
 }
