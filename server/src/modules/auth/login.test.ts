@@ -211,17 +211,16 @@ describe('throttling', () => {
     for (let i = 0; i < 5; i++) expect(await attempt()).toBe(400);
     const refused = await login({ username: user.email, password: 'Wrong#abcd1' }, headers);
     expect(refused.status).toBe(429);
-    // The window started a second before the clock: 59 s to its end.
-    expect(refused.headers.get('retry-after')).toBe('59');
+    // Retry-After: the rest of the window (windows are whole minutes of the clock).
+    const rest = 60_000 - (clock.nowMs() % 60_000);
+    expect(refused.headers.get('retry-after')).toBe(String(Math.ceil(rest / 1000)));
     // A token bucket would let one through every 12 s; a fixed window lets none until it ends.
-    clock.advance(58_000);
+    clock.advance(rest - 1);
     expect(await attempt()).toBe(429);
-    clock.advance(1_000);
+    clock.advance(1);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push(await attempt());
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
-    // Back to the start of a window for the tests that follow (the clock only moves forward).
-    clock.advance(1_000);
   });
 
   it('answers 429 past 30 attempts per address in a minute, whatever the accounts', async () => {
@@ -252,13 +251,19 @@ describe('throttling', () => {
 });
 
 describe('login log', () => {
+  // The clock stands still: each attempt a second later, so the rows have an order.
+  const later = (body: Record<string, unknown>, headers: Record<string, string>) => {
+    clock.advance(1_000);
+    return login(body, headers);
+  };
+
   it('writes one row per attempt, with the risk flag for a new device', async () => {
     const user = await createTestUser(server.runtime.deps);
     const headers = fromIp();
-    await login({ username: user.email, password: 'Wrong#Password1' }, headers);
-    await login({ username: user.email, password: user.password, deviceId: 'laptop' }, headers);
-    await login({ username: user.email, password: user.password, deviceId: 'laptop' }, headers);
-    await login({ username: user.email, password: user.password, deviceId: 'stolen-phone' }, headers);
+    await later({ username: user.email, password: 'Wrong#Password1' }, headers);
+    await later({ username: user.email, password: user.password, deviceId: 'laptop' }, headers);
+    await later({ username: user.email, password: user.password, deviceId: 'laptop' }, headers);
+    await later({ username: user.email, password: user.password, deviceId: 'stolen-phone' }, headers);
     const rows = await server.runtime.deps.db.select().from(loginLogs).where(eq(loginLogs.userId, user.id)).orderBy(loginLogs.loginTime);
     expect(rows.map((r) => [r.result, r.isRiskLogin])).toEqual([
       [LoginResult.InvalidCredentials, false],
@@ -277,7 +282,7 @@ describe('login log', () => {
     const safari = { ...firefox, 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1' };
     const sessions: string[] = [];
     for (const headers of [firefox, firefox, safari]) {
-      const res = await login({ username: ` ${user.email!.toUpperCase()} `, password: user.password }, headers);
+      const res = await later({ username: ` ${user.email!.toUpperCase()} `, password: user.password }, headers);
       expect(res.status).toBe(200);
       sessions.push(String(claimsOf(res.body.data.token.accessToken).SessionId));
     }
@@ -290,6 +295,20 @@ describe('login log', () => {
     expect(rows[0]).toMatchObject({ userName: user.email!.toLowerCase(), loginMethod: 'password', message: 'Login succeeded', loginIp: firefox['x-forwarded-for'], loginLocation: '10.9.0.0/16' });
     expect(rows[0]!.deviceFingerprint).toMatch(/^Firefox.*\|Linux/);
     expect(rows.every((r) => r.traceId && r.tenantId === 0n)).toBe(true);
+  });
+
+  it('flags a known device from a network (/16) none of the recent successes came from', async () => {
+    const user = await createTestUser(server.runtime.deps);
+    const home = { 'x-forwarded-for': '172.20.1.1' };
+    const sameNetwork = { 'x-forwarded-for': '172.20.200.9' };
+    const elsewhere = { 'x-forwarded-for': '172.31.1.1' };
+    for (const headers of [home, sameNetwork, elsewhere]) expect((await later({ username: user.email, password: user.password, deviceId: 'laptop' }, headers)).status).toBe(200);
+    const rows = await server.runtime.deps.db.select().from(loginLogs).where(eq(loginLogs.userId, user.id)).orderBy(loginLogs.loginTime);
+    expect(rows.map((r) => [r.loginLocation, r.isRiskLogin])).toEqual([
+      ['172.20.0.0/16', false],
+      ['172.20.0.0/16', false],
+      ['172.31.0.0/16', true],
+    ]);
   });
 
   it('never logs the password or the captcha code', async () => {

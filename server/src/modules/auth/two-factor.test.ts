@@ -177,6 +177,21 @@ describe('e-mail and phone second factor', () => {
   });
 });
 
+describe('captcha', () => {
+  it('expires 5 minutes after it was issued', async () => {
+    const user = await createTestUser(server.runtime.deps);
+    const headers = client();
+    const fresh = await captcha(headers);
+    clock.advance(5 * 60_000 - 1_000);
+    expect((await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password, ...fresh }, headers })).status).toBe(200);
+    const stale = await captcha(headers);
+    clock.advance(5 * 60_000 + 1_000);
+    const late = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password, ...stale }, headers });
+    expect(late.status).toBe(400);
+    expect(late.body.data).toMatch(/captcha/i);
+  });
+});
+
 describe('every refused later stage is a failed attempt, and a ticket is spent once tokens are issued', () => {
   const failures = async (user: { email: string | null }) =>
     (await server.runtime.deps.db.select().from(loginLogs).where(and(eq(loginLogs.userName, user.email!.toLowerCase()), eq(loginLogs.result, LoginResult.TwoFactorFailed)))).length;
