@@ -252,7 +252,7 @@ describe('throttling', () => {
 
 describe('login log', () => {
   // The clock stands still: each attempt a second later, so the rows have an order.
-  const later = (body: Record<string, unknown>, headers: Record<string, string>) => {
+  const later = (body: Record<string, unknown>, headers: ReturnType<typeof fromIp>) => {
     clock.advance(1_000);
     return login(body, headers);
   };

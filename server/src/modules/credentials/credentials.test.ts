@@ -106,6 +106,30 @@ describe('create, list, rotate, status, delete', () => {
     expect((await signedCall(server, { appKey, appSecret }, ping)).status).toBe(401);
   });
 
+  it('re-seals secrets of a retired key under the current one, so the old key can go (credentials:reseal)', async () => {
+    const { deps } = server.runtime;
+    const user = await createTestUser(deps);
+    const appKey = `ak_${'Q'.repeat(24)}`;
+    const appSecret = `sk_${'q'.repeat(43)}`;
+    const sealed = createSecretBox({ k2025: RETIRED_KEY }, 'k2025').seal(appSecret, appKey);
+    await deps.db.insert(apiCredentials).values({ id: deps.ids.next(), userId: user.id, appKey, secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId });
+    const lostKey = `ak_${'L'.repeat(24)}`;
+    await deps.db.insert(apiCredentials).values({ id: deps.ids.next(), userId: user.id, appKey: lostKey, secretCiphertext: sealed.ciphertext, secretKeyId: 'lost' });
+    const result = await deps.credentials.reseal();
+    expect(result.resealed).toBeGreaterThanOrEqual(1);
+    expect(result.unreadable).toBeGreaterThanOrEqual(1);
+    const [row] = await deps.db.select().from(apiCredentials).where(eq(apiCredentials.appKey, appKey));
+    expect(row!.secretKeyId).toBe('k2026');
+    // The current key alone opens it, to the same secret: the partner changes nothing.
+    expect(createSecretBox({ k2026: CURRENT_KEY }, 'k2026').open(row!.secretCiphertext, row!.secretKeyId, appKey)?.toString()).toBe(appSecret);
+    await deps.credentials.changed(appKey);
+    expect((await signedCall(server, { appKey, appSecret }, ping)).status).toBe(200);
+    // A secret that does not open is left as it was, and nothing is re-sealed twice.
+    const [lost] = await deps.db.select().from(apiCredentials).where(eq(apiCredentials.appKey, lostKey));
+    expect(lost!.secretKeyId).toBe('lost');
+    expect((await deps.credentials.reseal()).resealed).toBe(0);
+  });
+
   it('rotates the secret: the new one signs, the old one stops at once', async () => {
     const cred = await issueCredential(server);
     expect((await signedCall(server, cred, ping)).status).toBe(200);

@@ -1,6 +1,6 @@
 import { parseSm2PublicKey, type Sm2PublicKey } from '../openapi/sm2.js';
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { apiCredentials, users } from '../../../../db/schema/index.js';
 import type { Clock } from '../../infra/clock.js';
 import type { Database } from '../../infra/db/client.js';
@@ -38,6 +38,12 @@ export interface CredentialDirectory {
   find(appKey: string, beforeLoad?: () => Promise<void>): CredentialEntry | null | Promise<CredentialEntry | null>;
   /** Seals a new secret for storage. */
   seal(secret: string, appKey: string): { ciphertext: string; keyId: string };
+  /**
+   * Seals again under the current key every secret sealed under another one (the same secret:
+   * partners change nothing), so an old key can then be removed from the configuration. Rows
+   * changed meanwhile are left to their writer; a secret that does not open is counted and logged.
+   */
+  reseal(): Promise<{ resealed: number; unreadable: number }>;
   /** After any change to a credential (rotate, status, delete): every node drops its copy. */
   changed(appKey: string): Promise<void>;
   /** Records the use of a credential, at most once a minute per node and credential, off the request path. */
@@ -143,6 +149,31 @@ export function createCredentialDirectory(deps: CredentialDirectoryDeps): Creden
       );
     },
     seal: (secret, appKey) => box.seal(secret, appKey),
+    async reseal() {
+      const rows = await deps.db
+        .select({ id: apiCredentials.id, appKey: apiCredentials.appKey, ciphertext: apiCredentials.secretCiphertext, keyId: apiCredentials.secretKeyId })
+        .from(apiCredentials)
+        .where(ne(apiCredentials.secretKeyId, box.currentKeyId));
+      let resealed = 0;
+      let unreadable = 0;
+      for (const row of rows) {
+        const secret = box.open(row.ciphertext, row.keyId, row.appKey);
+        if (!secret) {
+          unreadable++;
+          deps.logger.error('api credential secret does not decrypt; not re-sealed', { credentialId: String(row.id), keyId: row.keyId });
+          continue;
+        }
+        const sealed = box.seal(secret.toString('utf8'), row.appKey);
+        // Only the ciphertext read: a rotation meanwhile has sealed its new secret already.
+        const updated = await deps.db
+          .update(apiCredentials)
+          .set({ secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId })
+          .where(and(eq(apiCredentials.id, row.id), eq(apiCredentials.secretCiphertext, row.ciphertext)))
+          .returning({ id: apiCredentials.id });
+        resealed += updated.length;
+      }
+      return { resealed, unreadable };
+    },
     changed: (appKey) => cache.invalidate(`apikey:${appKey}`),
     touch(entry) {
       const now = deps.clock.nowMs();

@@ -70,3 +70,21 @@ describe('signed calls across two nodes sharing Redis', () => {
     expect(status).toBe(401);
   });
 });
+
+describe('the credential limit across two nodes on PostgreSQL', () => {
+  // PGlite runs one transaction at a time, so only here do creations really overlap: several
+  // pool connections on each of two nodes.
+  it('stays exact under 16 concurrent creations of one user split over both nodes', async () => {
+    const { token } = await credentialOnNodeA();
+    const statuses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        fetch(`${nodes[i % 2]!.url}/api/Profile/ApiCredential`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' }).then((r) => r.status),
+      ),
+    );
+    // One was created before: four more fit.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(12);
+    const list = await fetch(`${nodes[1]!.url}/api/Profile/ApiCredentials`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await list.json()) as { data: unknown[] }).data).toHaveLength(5);
+  });
+});

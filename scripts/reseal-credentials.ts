@@ -1,0 +1,20 @@
+/**
+ * `npm run credentials:reseal`: seals every API credential secret again under the current key
+ * (`Security__CredentialKeyId`), with the configuration the server itself would start with, so
+ * that an old key can then be removed. Run it with the old key still listed; partners change
+ * nothing (the secrets stay the same). Safe to run while servers run, and again.
+ */
+import { boot } from '../server/src/bootstrap.js';
+import { loadConfig } from '../server/src/config/load.js';
+import { createLogger } from '../server/src/infra/logger.js';
+
+const config = loadConfig(process.env);
+const runtime = await boot(config, { logger: createLogger({ level: config.App.LogLevel }) });
+try {
+  await runtime.ready;
+  const { resealed, unreadable } = await runtime.deps.credentials.reseal();
+  process.stdout.write(`re-sealed ${resealed} secret(s) under the current key; ${unreadable} did not open (their key is not configured)\n`);
+  process.exitCode = unreadable > 0 ? 1 : 0;
+} finally {
+  await runtime.close();
+}
