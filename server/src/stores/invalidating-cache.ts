@@ -17,9 +17,9 @@ export interface InvalidatingCache<V> {
   /**
    * The cached value, or the loaded one. A hit answers synchronously (no promise is made): it
    * is on the path of every authenticated request. Callers `await` either way. A loaded value
-   * is kept unless `keep` says no.
+   * is kept unless `keep` says no, and no longer than `expiresAt` says (ms; null: the TTL).
    */
-  get(key: string, tags: readonly string[], load: () => Promise<V>, keep?: (value: V) => boolean): V | Promise<V>;
+  get(key: string, tags: readonly string[], load: () => Promise<V>, keep?: (value: V) => boolean, expiresAt?: (value: V) => number | null): V | Promise<V>;
   /** Drops entries with the tag on every node; `*` drops everything. */
   invalidate(tag: string): Promise<void>;
   /**
@@ -62,7 +62,7 @@ export function createInvalidatingCache<V>(options: InvalidatingCacheOptions): I
   };
 
   return {
-    get(key, tags, load, keep) {
+    get(key, tags, load, keep, expiresAt) {
       const now = clock.nowMs();
       const hit = entries.get(key);
       if (hit && hit.expires > now) return hit.value;
@@ -71,7 +71,7 @@ export function createInvalidatingCache<V>(options: InvalidatingCacheOptions): I
         if (epoch === startedAt && (!keep || keep(value))) {
           entries.delete(key);
           if (entries.size >= max) entries.delete(entries.keys().next().value!);
-          entries.set(key, { value, tags, expires: now + ttlMs });
+          entries.set(key, { value, tags, expires: Math.min(now + ttlMs, expiresAt?.(value) ?? Infinity) });
         }
         return value;
       });

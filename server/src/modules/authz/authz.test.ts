@@ -96,6 +96,35 @@ describe('authorization snapshot', () => {
     expect((await runtime.deps.authz.get(user, 0n)).permissions).toEqual([]);
   });
 
+  it('applies a role window that opens or closes with no write as soon as it does (no cache keeps the old roles)', async () => {
+    const user = await makeUser();
+    const ending = await makeRole(tenantId, 'ending', ['saas:user:read']);
+    const starting = await makeRole(tenantId, 'starting', ['saas:role:read']);
+    await assign(user, ending, tenantId, { expirationTime: new Date(clock.nowMs() + 1_000) });
+    await assign(user, starting, tenantId, { effectiveTime: new Date(clock.nowMs() + 5_000) });
+    expect((await runtime.deps.authz.get(user, tenantId)).permissions).toEqual(['saas:user:read']);
+    clock.advance(1_000);
+    expect((await runtime.deps.authz.get(user, tenantId)).permissions).toEqual([]);
+    clock.advance(4_000);
+    expect((await runtime.deps.authz.get(user, tenantId)).permissions).toEqual(['saas:role:read']);
+    // No boundary ahead: cached again as usual.
+    expect((await runtime.deps.authz.get(user, tenantId)).validUntil).toBeNull();
+  });
+
+  it('does not reuse a shared snapshot built before a window boundary (another node, or a restart)', async () => {
+    const user = await makeUser();
+    const ending = await makeRole(tenantId, 'ending2', ['saas:user:read']);
+    await assign(user, ending, tenantId, { expirationTime: new Date(clock.nowMs() + 1_000) });
+    expect((await runtime.deps.authz.get(user, tenantId)).permissions).toEqual(['saas:user:read']);
+    // This node forgets its copy without a generation change, as a node that never had it.
+    await runtime.deps.authz.stop();
+    const { createAuthorizationService } = await import('./service.js');
+    const fresh = createAuthorizationService({ db: runtime.deps.db, store: runtime.deps.store, clock, logger: runtime.deps.logger });
+    clock.advance(2_000);
+    expect((await fresh.get(user, tenantId)).permissions).toEqual([]);
+    await runtime.deps.authz.start();
+  });
+
   it('applies the tenant edition whitelist', async () => {
     const { db, ids } = runtime.deps;
     const editionId = ids.next();

@@ -11,6 +11,8 @@ import { buildSnapshot, type AuthorizationSnapshot } from './snapshot.js';
  *   any node's invalidation reaches every node within milliseconds, with a 60 s backstop);
  * - in the shared store, keyed by the generations of the global, tenant and user tags, so a node
  *   that misses locally reuses what another built, and a bump makes older entries unreachable.
+ * Neither level keeps a snapshot past `validUntil`, when one of the user's role windows opens or
+ * closes: that changes the roles with no write to announce it.
  */
 
 const L1_TTL_MS = 60_000;
@@ -36,16 +38,21 @@ export function createAuthorizationService(deps: { db: Database; store: Ephemera
     // v2: data scopes took the original's names; snapshots stored under the old names are not read.
     const key = `authz:snap2:${tenantId}:${userId}:${gens.join('.')}`;
     const cached = await store.get(key);
-    if (cached) return JSON.parse(cached) as AuthorizationSnapshot;
+    if (cached) {
+      const snapshot = JSON.parse(cached) as AuthorizationSnapshot;
+      // A role window opened or closed since it was built: nothing was written, so no generation moved.
+      if (snapshot.validUntil === null || snapshot.validUntil === undefined || snapshot.validUntil > clock.nowMs()) return snapshot;
+    }
     const snapshot = await buildSnapshot(db, userId, tenantId, clock.now());
-    await store.set(key, JSON.stringify(snapshot), L2_TTL_MS);
+    const ttl = snapshot.validUntil === null ? L2_TTL_MS : Math.min(L2_TTL_MS, snapshot.validUntil - clock.nowMs());
+    if (ttl > 0) await store.set(key, JSON.stringify(snapshot), ttl);
     return snapshot;
   }
 
   return {
     get(userId, tenantId) {
       const tags = [`tenant:${tenantId}`, `user:${userId}`];
-      return cache.get(`${tenantId}:${userId}`, tags, () => loadShared(userId, tenantId, tags));
+      return cache.get(`${tenantId}:${userId}`, tags, () => loadShared(userId, tenantId, tags), undefined, (snapshot) => snapshot.validUntil);
     },
     invalidateUser: (userId) => cache.invalidate(`user:${userId}`),
     invalidateTenant: (tenantId) => cache.invalidate(`tenant:${tenantId}`),

@@ -27,6 +27,11 @@ export interface AuthorizationSnapshot {
   dataScopes: DataScope[];
   customDepartmentIds: string[];
   builtAt: number;
+  /**
+   * When a role assignment of the user in this context next starts or ends (ms), or null: the
+   * snapshot is stale from then on without any write, so caches keep it no longer.
+   */
+  validUntil: number | null;
 }
 
 /** Role ids reachable through inheritance (parents of parents), enabled only, cycles tolerated. */
@@ -73,6 +78,14 @@ function prepareReads(db: Database) {
       )
       .prepare('snapshot_assigned_roles'),
     override: db.select({ override: users.dataScopeOverride }).from(users).where(sql`${users.id} = ${userId}`).prepare('snapshot_scope_override'),
+    // The next instant an assignment's window opens or closes (whether or not it applies now).
+    nextBoundary: db
+      .select({
+        at: sql<string | null>`least(min(${userRoles.effectiveTime}) filter (where ${userRoles.effectiveTime} > ${now}), min(${userRoles.expirationTime}) filter (where ${userRoles.expirationTime} > ${now}))`,
+      })
+      .from(userRoles)
+      .where(and(sql`${userRoles.userId} = ${userId}`, sql`${userRoles.tenantId} in ${context}`, eq(userRoles.status, 'Enabled')))
+      .prepare('snapshot_next_boundary'),
   };
 }
 
@@ -82,6 +95,7 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
   // Roles assigned in this context or globally (tenant 0), enabled, within their window.
   const reads = readsOf(db);
   const assigned = await reads.assigned.execute({ userId, tenantId, now: now.toISOString() });
+  const [boundary] = await reads.nextBoundary.execute({ userId, tenantId, now: now.toISOString() });
   const roleIds = await withInheritedRoles(db, assigned.map((r) => r.id));
   const roleRows = roleIds.length
     ? await db.select({ id: roles.id, tenantId: roles.tenantId, code: roles.roleCode, dataScope: roles.dataScope }).from(roles).where(inArray(roles.id, roleIds))
@@ -131,6 +145,7 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
     dataScopes: DATA_SCOPES.filter((s) => scopes.has(s)),
     customDepartmentIds: custom.map((c) => String(c.id)).sort(),
     builtAt: now.getTime(),
+    validUntil: boundary?.at ? new Date(boundary.at).getTime() : null,
   };
 }
 
