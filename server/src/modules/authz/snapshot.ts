@@ -114,7 +114,9 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
       .select({ whitelist: editions.permissionWhitelist })
       .from(tenants)
       .innerJoin(editions, eq(editions.id, tenants.editionId))
-      .where(and(eq(tenants.id, tenantId), eq(editions.status, 'Enabled')));
+      // Whatever the edition's status: disabling an edition withdraws it from sale, it does not
+      // lift the limits of the tenants on it.
+      .where(eq(tenants.id, tenantId));
     editionWhitelist = (row?.whitelist ?? []).map((c) => c.toLowerCase());
   }
 

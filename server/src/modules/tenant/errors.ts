@@ -26,6 +26,18 @@ export const tenantErrors = defineErrors('tenant', {
       'hi-IN': 'संस्करण {id} मौजूद नहीं है।',
     },
   },
+  EDITION_DISABLED: {
+    status: 422,
+    text: {
+      'zh-CN': '版本“{name}”已停用，不能分配给租户。',
+      'zh-TW': '版本「{name}」已停用，不能分配給租戶。',
+      'en-US': 'Edition "{name}" is disabled and cannot be given to a tenant.',
+      'ja-JP': 'エディション「{name}」は無効化されているため、テナントに割り当てられません。',
+      'ko-KR': '에디션 "{name}"은(는) 비활성화되어 테넌트에 할당할 수 없습니다.',
+      'de-DE': 'Die Edition „{name}“ ist deaktiviert und kann keinem Mandanten zugewiesen werden.',
+      'hi-IN': 'संस्करण "{name}" अक्षम है और किसी टेनेंट को नहीं दिया जा सकता।',
+    },
+  },
   EDITION_IN_USE: {
     status: 422,
     text: {

@@ -74,10 +74,16 @@ function toDetail({ tenant: t, editionName, seatsUsed }: Row) {
   };
 }
 
-async function requireEdition(db: Executor, id: bigint | null | undefined): Promise<void> {
+/**
+ * The edition a tenant is given must exist and, unless the tenant already has it (forms send the
+ * whole record back), be enabled: a disabled edition is withdrawn from sale, while the tenants
+ * on it keep it and its whitelist.
+ */
+async function requireEdition(db: Executor, id: bigint | null | undefined, current?: bigint | null): Promise<void> {
   if (id === null || id === undefined) return;
-  const [row] = await db.select({ id: editions.id }).from(editions).where(eq(editions.id, id));
+  const [row] = await db.select({ id: editions.id, name: editions.name, status: editions.status }).from(editions).where(eq(editions.id, id));
   if (!row) throw appError(tenantErrors.EDITION_NOT_FOUND, { params: { id: String(id) } });
+  if (row.status !== 'Enabled' && id !== current) throw appError(tenantErrors.EDITION_DISABLED, { params: { name: row.name } });
 }
 
 /**
@@ -114,7 +120,7 @@ export function createTenantService(deps: Deps) {
       const [current] = await tx.select().from(tenants).where(and(managed, eq(tenants.id, id)));
       if (!current) throw appError(tenantErrors.NOT_FOUND, { params: { id: String(id) } });
       checkVersion(current, version);
-      await requireEdition(tx, values.editionId as bigint | null | undefined);
+      await requireEdition(tx, values.editionId as bigint | null | undefined, current.editionId);
       await updateVersioned(tx, tenants, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actor.actorId }, managed);
       const [action, detail] = describe(current);
       await audit(tx, actor, action, id, detail);

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenantMemberships } from '../../../../db/schema/index.js';
+import { permissions, rolePermissions, roles, tenantMemberships, userRoles } from '../../../../db/schema/index.js';
+import { allows } from '../authz/snapshot.js';
 import { createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
@@ -138,6 +139,33 @@ describe('editions', () => {
     await platform.put('/api/Tenant/Tenant', { basicId: tenant.basicId, editionId: null });
     expect((await platform.del('/api/Edition/Edition', { id: edition.basicId })).body.data).toBe(true);
     expect((await platform.get('/api/EditionQuery/EditionDetail', { id: edition.basicId })).status).toBe(404);
+  });
+});
+
+describe('a disabled edition', () => {
+  it('keeps limiting the tenants on it, and is given to no other tenant', async () => {
+    const edition = (await platform.post('/api/Edition/Edition', { editionCode: unique('lite'), editionName: 'Lite', permissionWhitelist: ['saas:role:read'] })).body.data;
+    const tenant = await createTenant({ editionId: edition.basicId });
+    const user = await createTestUser(deps(), { tenantId: BigInt(tenant.basicId), memberOf: [BigInt(tenant.basicId)] });
+    const canReadPositions = async () => allows(await deps().authz.get(user.id, BigInt(tenant.basicId)), 'saas:position:read');
+    const roleId = deps().ids.next();
+    await deps().db.insert(roles).values({ id: roleId, tenantId: BigInt(tenant.basicId), roleCode: `r${roleId}`, roleName: 'r' });
+    for (const code of ['saas:role:read', 'saas:position:read']) {
+      const [p] = await deps().db.select({ id: permissions.id }).from(permissions).where(eq(permissions.code, code));
+      await deps().db.insert(rolePermissions).values({ roleId, permissionId: p!.id });
+    }
+    await deps().db.insert(userRoles).values({ id: deps().ids.next(), tenantId: BigInt(tenant.basicId), userId: user.id, roleId });
+    expect(await canReadPositions()).toBe(false);
+    const disabled = await platform.put('/api/Edition/Edition', { basicId: edition.basicId, version: 0, status: 'Disabled' });
+    expect(disabled.status).toBe(200);
+    expect(await canReadPositions()).toBe(false);
+    // The tenant on it keeps it (a form sends the same edition back); another tenant cannot get it.
+    expect((await platform.put('/api/Tenant/Tenant', { basicId: tenant.basicId, tenantName: 'Renamed', editionId: edition.basicId })).status).toBe(200);
+    const refused = await platform.post('/api/Tenant/Tenant', { tenantCode: unique('new'), tenantName: 'New', editionId: edition.basicId });
+    expect(refused.status).toBe(422);
+    expect(refused.body.data).toMatch(/disabled/);
+    const other = await createTenant();
+    expect((await platform.put('/api/Tenant/Tenant', { basicId: other.basicId, editionId: edition.basicId })).status).toBe(422);
   });
 });
 
