@@ -148,4 +148,33 @@ describe('tenant isolation of user administration', () => {
     expect((await adminApi(server, bAliceToken).get('/api/Auth/UserInfo')).status).toBe(200);
     expect((await adminApi(server, bBobToken).post('/api/UserQuery/UserPage', {})).status).toBe(200);
   });
+
+  it('shows a member whose home is another tenant without what that tenant knows of them', async () => {
+    const b = await createTestTenant(deps());
+    const bAdmin = await tenantAdmin(server, b);
+    // Created and changed by B's administrator, last seen logging in from B's office.
+    const shared = await member(deps(), b, { userName: `shared_${deps().ids.next()}` });
+    await deps().db.update(users).set({ createdBy: bAdmin.user.id, modifiedBy: bAdmin.user.id, modifiedTime: new Date(), lastLoginTime: new Date(), lastLoginIp: '203.0.113.77' }).where(eq(users.id, shared.id));
+    const a = await createTestTenant(deps());
+    const aAdmin = await tenantAdmin(server, a);
+    await deps().db.insert(tenantMemberships).values({ id: deps().ids.next(), tenantId: a, userId: shared.id });
+    const secrets = [String(b), String(bAdmin.user.id), bAdmin.user.userName, '203.0.113.77'];
+
+    const detail = await aAdmin.api.get('/api/UserQuery/UserDetail', { id: String(shared.id) });
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({ basicId: String(shared.id), userName: shared.userName, isManaged: false });
+    // Null fields are left out of the answer (the serialization rules).
+    const absent = (row: Record<string, unknown>, keys: string[]) => keys.filter((k) => row[k] !== undefined && row[k] !== null);
+    expect(absent(detail.body.data, ['tenantId', 'createdId', 'createdBy', 'modifiedId', 'modifiedBy', 'modifiedTime', 'lastLoginTime', 'lastLoginIp'])).toEqual([]);
+    const page = await aAdmin.api.post('/api/UserQuery/UserPage', { keyword: shared.userName });
+    expect(page.body.data.items).toHaveLength(1);
+    expect(absent(page.body.data.items[0], ['lastLoginTime', 'lastLoginIp', 'modifiedTime'])).toEqual([]);
+    for (const res of [detail, page]) {
+      const text = JSON.stringify(res.body.data);
+      for (const secret of secrets) expect(text.includes(secret), `reveals ${secret}`).toBe(false);
+    }
+    // At home, B's administrator sees all of it.
+    const atHome = await bAdmin.api.get('/api/UserQuery/UserDetail', { id: String(shared.id) });
+    expect(atHome.body.data).toMatchObject({ tenantId: String(b), createdId: String(bAdmin.user.id), lastLoginIp: '203.0.113.77' });
+  });
 });

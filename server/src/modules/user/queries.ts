@@ -30,6 +30,15 @@ export function maskPhone(phone: string | null): string | null {
 const creator = alias(users, 'creator');
 const modifier = alias(users, 'modifier');
 
+/**
+ * Whether the caller's context is the user's home (or the platform, which sees every account).
+ * A member whose home is another tenant is shown without what that tenant knows of them: their
+ * home tenant, who created and changed the account there, and their logins (which may be there).
+ */
+function atHome(scope: CallerScope, user: { tenantId: bigint }): boolean {
+  return scope.tenantId === 0n || user.tenantId === scope.tenantId;
+}
+
 /** UserQuery/UserDetail: one user the caller may see, or null (ORIGINAL-FACTS: "no data"). */
 export async function userDetail(db: Executor, scope: CallerScope, id: bigint): Promise<UserDetail | null> {
   const [row] = await db
@@ -42,9 +51,10 @@ export async function userDetail(db: Executor, scope: CallerScope, id: bigint): 
   if (!row) return null;
   const { user } = row;
   const contact = scope.can(READ_CONTACT);
+  const home = atHome(scope, user);
   return {
     basicId: String(user.id),
-    tenantId: String(user.tenantId),
+    tenantId: home ? String(user.tenantId) : null,
     userName: user.userName,
     realName: user.realName,
     nickName: user.nickName,
@@ -62,14 +72,14 @@ export async function userDetail(db: Executor, scope: CallerScope, id: bigint): 
     memberType: row.memberType,
     country: user.country,
     remark: user.remark,
-    lastLoginTime: user.lastLoginTime,
-    lastLoginIp: user.lastLoginIp,
+    lastLoginTime: home ? user.lastLoginTime : null,
+    lastLoginIp: home ? user.lastLoginIp : null,
     createdTime: user.createdTime,
-    createdId: user.createdBy === null ? null : String(user.createdBy),
-    createdBy: row.createdBy,
-    modifiedTime: user.modifiedTime,
-    modifiedId: user.modifiedBy === null ? null : String(user.modifiedBy),
-    modifiedBy: row.modifiedBy,
+    createdId: home && user.createdBy !== null ? String(user.createdBy) : null,
+    createdBy: home ? row.createdBy : null,
+    modifiedTime: home ? user.modifiedTime : null,
+    modifiedId: home && user.modifiedBy !== null ? String(user.modifiedBy) : null,
+    modifiedBy: home ? row.modifiedBy : null,
     version: user.version,
   };
 }
@@ -151,10 +161,10 @@ export async function userPage(deps: Pick<AppDeps, 'db' | 'clock'>, scope: Calle
       departmentName: departmentRows.find((d) => d.userId === user.id)?.name ?? null,
       isLocked: lockoutEndTime !== null && lockoutEndTime > now,
       twoFactorEnabled: (twoFactorMethod ?? 0) !== 0,
-      lastLoginTime: user.lastLoginTime,
-      lastLoginIp: user.lastLoginIp,
+      lastLoginTime: atHome(scope, user) ? user.lastLoginTime : null,
+      lastLoginIp: atHome(scope, user) ? user.lastLoginIp : null,
       createdTime: user.createdTime,
-      modifiedTime: user.modifiedTime,
+      modifiedTime: atHome(scope, user) ? user.modifiedTime : null,
     })),
   };
 }

@@ -111,8 +111,8 @@ export const idQuery = z.object({ id: zQueryId() });
 
 export const userDetail = z.object({
   basicId: zIdOut(),
-  /** Home tenant (0: a platform account). */
-  tenantId: zIdOut(),
+  /** Home tenant (0: a platform account); null for a member whose home is another tenant. */
+  tenantId: zIdOut().nullable(),
   userName: z.string(),
   realName: z.string().nullable(),
   nickName: z.string().nullable(),
