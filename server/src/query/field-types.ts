@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { EnumDefinition } from '../rpc/wire.js';
+import { inStorableRange, type EnumDefinition } from '../rpc/wire.js';
 import { TEXT_OPERATORS, type QueryOperatorName } from './operators.js';
 import type { QueryScalar } from './paged-request.js';
 import type { QueryIssue } from './query-error.js';
@@ -84,7 +84,7 @@ function parseDateTime(raw: string): Date | undefined {
   // As zDateTime: with an offset it is that instant, without one it is UTC.
   const text = /[zZ]|[+-]\d\d:?\d\d$/.test(raw) ? raw : `${raw.replace(' ', 'T')}Z`;
   const d = new Date(text);
-  return Number.isNaN(d.getTime()) ? undefined : d;
+  return Number.isNaN(d.getTime()) || !inStorableRange(d) ? undefined : d;
 }
 
 /**

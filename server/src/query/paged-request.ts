@@ -94,7 +94,7 @@ const sortSchema = z
   .object({
     field: fieldName(),
     direction: sortDirectionSchema().nullish(),
-    priority: zInt().nullish(),
+    priority: zInt('clamped').nullish(),
   })
   .transform((s): QuerySort => ({ field: s.field, direction: s.direction ?? 'Ascending', ...(s.priority == null ? {} : { priority: s.priority }) }));
 
@@ -128,7 +128,7 @@ export function clampPage(pageIndex: number | null | undefined, pageSize: number
 }
 
 const pageSchema = z
-  .object({ pageIndex: zInt().nullish(), pageSize: zInt().nullish() })
+  .object({ pageIndex: zInt('clamped').nullish(), pageSize: zInt('clamped').nullish() })
   .nullish()
   .transform((p) => clampPage(p?.pageIndex, p?.pageSize));
 

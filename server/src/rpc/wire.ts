@@ -48,12 +48,33 @@ export const zQueryId = () => zId().optional().transform((v) => v ?? 0n);
 /** A 64-bit id as written: a decimal string. */
 export const zIdOut = () => documented(z.string(), { type: 'string', pattern: '^\\d{1,19}$', description: '64-bit id as a string' });
 
-/** A 32-bit integer that may arrive as text (query strings). */
-export const zInt = () =>
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/** A 32-bit integer (the columns' `integer`): larger values are a 400, not a database error. */
+export const zInt32 = () => z.number().int().min(INT32_MIN).max(INT32_MAX);
+
+/**
+ * An integer that may arrive as text (query strings): 32-bit (what an `integer` column holds),
+ * or any safe integer for values that are clamped rather than stored (page numbers, limits).
+ */
+export const zInt = (range: 'int32' | 'clamped' = 'int32') =>
   documented(
-    z.union([z.number(), z.string().trim().regex(/^[-+]?\d{1,10}$/).transform(Number)]).pipe(z.number().int()),
-    { type: 'integer' },
+    z.union([z.number(), z.string().trim().regex(/^[-+]?\d{1,16}$/).transform(Number)]).pipe(range === 'int32' ? zInt32() : z.number().int()),
+    range === 'int32' ? { type: 'integer', minimum: INT32_MIN, maximum: INT32_MAX } : { type: 'integer' },
   );
+
+/**
+ * Whether a date falls in years 0001-9999: what PostgreSQL stores and ISO 8601 writes in four
+ * digits. JavaScript also parses year 0, negative and six-digit years, which the database refuses.
+ */
+export function inStorableRange(d: Date): boolean {
+  const year = d.getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}
+
+/** A calendar date (`YYYY-MM-DD`) from year 0001 on. */
+export const zDate = () => z.iso.date().refine((v) => !v.startsWith('0000'), { message: 'date', params: { i18n: 'invalidDateTime' } });
 
 /** A boolean that may arrive as text or as 0/1 (query strings, lenient clients). */
 export const zBool = () =>
@@ -71,7 +92,7 @@ export const zDateTime = () =>
       if (v instanceof Date) return v;
       const text = /[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v.replace(' ', 'T')}Z`;
       const d = new Date(text);
-      if (Number.isNaN(d.getTime())) {
+      if (Number.isNaN(d.getTime()) || !inStorableRange(d)) {
         ctx.addIssue({ code: 'custom', message: 'datetime', params: { i18n: 'invalidDateTime' } });
         return z.NEVER;
       }

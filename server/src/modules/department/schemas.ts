@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
-import { zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
+import { zDateTimeOut, zId, zIdOut, zInt32 } from '../../rpc/wire.js';
 import { EnableStatus, zKeyword } from '../permission/admin-scope.js';
 import { authorShape } from '../user/authors.js';
 import { DepartmentType } from './enums.js';
@@ -16,7 +16,7 @@ const fields = {
   email: z.string().trim().max(254).nullish(),
   address: z.string().max(500).nullish(),
   status: EnableStatus.schema().optional(),
-  sort: z.number().int().optional(),
+  sort: zInt32().optional(),
   remark: z.string().max(500).nullish(),
 };
 
@@ -36,14 +36,14 @@ const { status: _status, ...updatableFields } = fields;
 export const updateDepartmentInput = z.object({
   basicId: zId(),
   /** The version read; a stale one answers 409. */
-  version: z.number().int().min(0).optional(),
+  version: zInt32().min(0).optional(),
   /** Present moves the department with its subtree (null or 0: to the root). */
   parentId: zId().nullish(),
   departmentName: departmentName.optional(),
   ...updatableFields,
 });
 
-export const departmentStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version: z.number().int().min(0).optional() });
+export const departmentStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version: zInt32().min(0).optional() });
 
 const departmentShape = {
   basicId: zIdOut(),

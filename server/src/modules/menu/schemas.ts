@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
-import { defineEnum, zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
+import { defineEnum, zDateTimeOut, zId, zIdOut, zInt32 } from '../../rpc/wire.js';
 import { EnableStatus, zKeyword } from '../permission/admin-scope.js';
 import { authorShape } from '../user/authors.js';
 
@@ -26,7 +26,7 @@ const fields = {
   badgeType: text(16),
   dot: z.boolean().optional(),
   status: EnableStatus.schema().optional(),
-  sort: z.number().int().optional(),
+  sort: zInt32().optional(),
   remark: z.string().max(500).nullish(),
 };
 const menuCode = z.string().trim().min(1).max(128);
@@ -37,7 +37,7 @@ export const createMenuInput = z.object({ parentId: zId().nullish(), menuType: M
 const { status: _status, ...updatableFields } = fields;
 export const updateMenuInput = z.object({
   basicId: zId(),
-  version: z.number().int().min(0).optional(),
+  version: zInt32().min(0).optional(),
   /** Present moves the menu (null or 0: to the top level). */
   parentId: zId().nullish(),
   menuType: MenuType.schema().optional(),
@@ -45,7 +45,7 @@ export const updateMenuInput = z.object({
   menuName: menuName.optional(),
   ...updatableFields,
 });
-export const menuStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version: z.number().int().min(0).optional() });
+export const menuStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version: zInt32().min(0).optional() });
 
 const menuShape = {
   basicId: zIdOut(),

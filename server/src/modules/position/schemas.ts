@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
-import { zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
+import { zDateTimeOut, zId, zIdOut, zInt32 } from '../../rpc/wire.js';
 import { EnableStatus, zKeyword } from '../permission/admin-scope.js';
 import { authorShape } from '../user/authors.js';
 
@@ -10,7 +10,7 @@ const positionCode = z.string().trim().min(1).max(64);
 const positionName = z.string().trim().min(1).max(128);
 const fields = {
   status: EnableStatus.schema().optional(),
-  sort: z.number().int().optional(),
+  sort: zInt32().optional(),
   remark: z.string().max(500).nullish(),
 };
 
@@ -18,13 +18,13 @@ export const createPositionInput = z.object({ positionCode, positionName, ...fie
 /** The status changes through PositionStatus (its own permission code). */
 export const updatePositionInput = z.object({
   basicId: zId(),
-  version: z.number().int().min(0).optional(),
+  version: zInt32().min(0).optional(),
   positionCode: positionCode.optional(),
   positionName: positionName.optional(),
   sort: fields.sort,
   remark: fields.remark,
 });
-export const positionStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version: z.number().int().min(0).optional() });
+export const positionStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version: zInt32().min(0).optional() });
 
 export const positionDetail = z.object({
   basicId: zIdOut(),

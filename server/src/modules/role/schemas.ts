@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
-import { zDateTimeOut, zId, zIdOut, zQueryId } from '../../rpc/wire.js';
+import { zDateTimeOut, zId, zIdOut, zQueryId, zInt32 } from '../../rpc/wire.js';
 import { EnableStatus, zKeyword } from '../permission/admin-scope.js';
 import { authorShape } from '../user/authors.js';
 import { DataScope, RoleType } from './enums.js';
@@ -14,14 +14,14 @@ const roleFields = {
   /** Most holders; 0 = unlimited. */
   maxMembers: z.number().int().min(0).max(1_000_000).optional(),
   status: EnableStatus.schema().optional(),
-  sort: z.number().int().optional(),
+  sort: zInt32().optional(),
   remark: z.string().max(500).nullish(),
 };
 
 const roleCode = z.string().trim().min(1).max(64).regex(/^[\p{L}\p{N}_:.-]+$/u);
 const roleName = z.string().trim().min(1).max(128);
 /** The version read with the record; a stale one answers 409. Absent: last write wins. */
-const version = z.number().int().min(0).optional();
+const version = zInt32().min(0).optional();
 
 export const createRoleInput = z.object({
   roleCode,

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
-import { zDateTime, zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
+import { zDateTime, zDateTimeOut, zId, zIdOut, zInt32 } from '../../rpc/wire.js';
 import { EnableStatus, zInt64Out, zKeyword } from '../permission/admin-scope.js';
 import { ConfigStatus, InviteStatus, MemberType, MembershipStatus, TenantStatus } from './enums.js';
 
 /** Request and response shapes of tenants, editions and memberships. */
 
-const version = z.number().int().min(0).optional();
+const version = zInt32().min(0).optional();
 const tenantCode = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{1,63}$/);
 const tenantName = z.string().trim().min(1).max(128);
 const tenantFields = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
-import { zBool, zDateTime, zDateTimeOut, zId, zIdOut, zInt, zQueryId } from '../../rpc/wire.js';
+import { zBool, zDateTime, zDateTimeOut, zId, zIdOut, zInt, zQueryId, zDate } from '../../rpc/wire.js';
 import { MemberType } from '../tenant/enums.js';
 import { Gender, UserStatus } from './enums.js';
 
@@ -15,7 +15,7 @@ const text = (max: number) => z.string().trim().max(max);
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const email = () => z.string().trim().max(100).pipe(z.email());
 const phone = () => z.string().trim().regex(/^\+?[0-9][0-9 -]{2,19}$/, 'phone');
-const birthday = () => z.iso.date();
+const birthday = () => zDate();
 
 const profileFields = {
   realName: optional(text(64)),
@@ -183,7 +183,7 @@ export const userPageResponse = pagedResponse(userPageItem);
 export const enabledUsersRequest = z.object({
   keyword: optional(text(200)),
   /** At most this many (default 200, at most 1000), by user name. */
-  limit: optional(zInt()),
+  limit: optional(zInt('clamped')),
 });
 
 export const enabledUser = z.object({
