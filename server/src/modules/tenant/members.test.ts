@@ -64,6 +64,21 @@ describe('memberships of the current tenant', () => {
     expect((await smallAdmin.put('/api/TenantMember/TenantMember', { basicId: added.body.data.basicId, status: 'Active' })).status).toBe(200);
   });
 
+  it('counts a membership extended past its expiry as a new seat', async () => {
+    const { tenantId: small, api: smallAdmin } = await tenantWithAdmin(server, { seatLimit: 2 });
+    const first = await createTestUser(deps(), { tenantId: small });
+    const second = await createTestUser(deps(), { tenantId: small });
+    const added = await smallAdmin.post('/api/TenantMember/TenantMember', { userId: String(first.id) });
+    expect(added.status).toBe(200);
+    // It expires (no write through the API): its seat is free, and another member takes it.
+    await deps().db.update(tenantMemberships).set({ expirationTime: new Date(Date.now() - 60_000) }).where(eq(tenantMemberships.id, BigInt(added.body.data.basicId)));
+    expect((await smallAdmin.post('/api/TenantMember/TenantMember', { userId: String(second.id) })).status).toBe(200);
+    const current = (await smallAdmin.get('/api/TenantMember/TenantMember', { id: added.body.data.basicId })).body.data;
+    const extended = await smallAdmin.put('/api/TenantMember/TenantMember', { basicId: added.body.data.basicId, version: current?.version, expirationTime: '2099-01-01T00:00:00Z' });
+    expect(extended.status).toBe(422);
+    expect(extended.body.data).toMatch(/limit of 2 seats/);
+  });
+
   it('protects owners and the caller\'s own membership', async () => {
     const owner = await createTestUser(deps());
     await deps().db.insert(tenantMemberships).values({ id: deps().ids.next(), tenantId, userId: owner.id, memberType: 'Owner' });

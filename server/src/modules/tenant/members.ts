@@ -13,7 +13,7 @@ import { checkVersion, idOut, nameIn } from '../permission/admin-scope.js';
 import { InviteStatus, MemberType, MembershipStatus, RESERVED_MEMBER_TYPES } from './enums.js';
 import { tenantErrors } from './errors.js';
 import type { AddMemberInput, UpdateMemberInput } from './schemas.js';
-import { assertSeatAvailable } from './seats.js';
+import { assertSeatAvailable, takesSeat } from './seats.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz' | 'sessions'>;
@@ -179,8 +179,8 @@ export function createMemberService(deps: Deps) {
         if (reservedTouched || (reserved && !admits(next, now))) throw appError(tenantErrors.OWNER_PROTECTED);
         if (current.userId === actorId && !admits(next, now)) throw appError(tenantErrors.SELF_MEMBERSHIP);
         checkValidity(next.effectiveTime, next.expirationTime);
-        // Coming back from Disabled takes a seat again.
-        if (current.status !== 'Active' && next.status === 'Active') await assertSeatAvailable(tx, tenantId, now);
+        // Coming back from Disabled, or from expiry (a new expiration time), takes a seat again.
+        if (!takesSeat(current, now) && takesSeat(next, now)) await assertSeatAvailable(tx, tenantId, now);
         const values: Record<string, unknown> = { ...next, displayName: input.displayName, remark: input.remark };
         for (const key of Object.keys(values)) if (values[key] === undefined) delete values[key];
         await updateVersioned(tx, tenantMemberships, current.id, current.version, { ...values, modifiedTime: now, modifiedBy: actorId }, eq(tenantMemberships.tenantId, tenantId));

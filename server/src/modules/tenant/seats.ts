@@ -14,6 +14,11 @@ export function seatTaken(now: Date): SQL {
   )!;
 }
 
+/** The same rule for one membership in hand (its user is known not to be deleted). */
+export function takesSeat(m: { status: string; expirationTime: Date | null }, now: Date): boolean {
+  return m.status === 'Active' && (m.expirationTime === null || m.expirationTime > now);
+}
+
 /** Seats in use, per tenant, as a select expression (for lists of tenants). */
 export function seatsUsedOf(tenantIdColumn: SQL | typeof tenants.id, now: Date) {
   return sql<number>`(select count(*) from ${tenantMemberships} where ${tenantMemberships.tenantId} = ${tenantIdColumn} and ${seatTaken(now)})`.mapWith(Number);
