@@ -147,9 +147,11 @@ describe('impersonation', () => {
   });
 
   it('refuses, while impersonating, password change, deletion, password and MFA reset, role changes, nesting and tenant switching', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    // The administrator holds what the deputy holds (no one impersonates someone holding more).
+    const tenantId = await createTestTenant(deps());
+    const { api } = await tenantAdmin(server, tenantId, { codes: [...ADMIN_CODES, 'saas:role:delete'] });
     const deputy = await member(deps(), tenantId);
-    await grantScopedRole(deps(), deputy.id, tenantId, ['saas:user:delete', 'saas:user-security:reset-password', 'saas:user-security:reset-two-factor', 'saas:user-role:grant', 'saas:user-role:revoke', 'saas:impersonation:start', 'saas:user:read']);
+    await grantScopedRole(deps(), deputy.id, tenantId, ['saas:user:delete', 'saas:user-security:reset-password', 'saas:user-security:reset-two-factor', 'saas:user-role:grant', 'saas:user-role:revoke', 'saas:impersonation:start', 'saas:user:read', 'saas:role:delete']);
     const victim = await member(deps(), tenantId);
     const as = adminApi(server, (await api.post('/api/Impersonation/Impersonation', { userId: String(deputy.id) })).body.data.token.accessToken);
     const refusals = [
@@ -159,6 +161,7 @@ describe('impersonation', () => {
       await as.post('/api/UserSecurity/ResetUserTwoFactor', { basicId: String(victim.id) }),
       await as.post('/api/UserRole/UserRole', { userId: String(victim.id), roleId: '1' }),
       await as.del('/api/UserRole/UserRole', { id: 1 }),
+      await as.del('/api/Role/Role', { id: 1 }),
       await as.post('/api/Impersonation/Impersonation', { userId: String(victim.id) }),
       // Switching tenants would carry the impersonation out of the tenant it was granted in.
       await as.post('/api/Auth/SwitchTenant', { tenantId: null }),

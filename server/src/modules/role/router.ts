@@ -68,6 +68,8 @@ export const roleRouter = router({
     .input(idQuery)
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
+      // A deleted parent role takes its codes from everyone holding a role that inherits from it.
+      refuseWhileImpersonating(ctx.auth);
       await roleServices(ctx.deps).roles.remove(scopeOf(ctx), input.id);
       return true;
     }),
