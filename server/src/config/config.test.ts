@@ -50,6 +50,8 @@ describe('loadConfig', () => {
       expect(String(e)).toContain('App__Env');
     }
     expect(() => loadConfig({ Localization__SupportedCultures__0: 'xx-YY' })).toThrow(ConfigError);
+    expect(() => loadConfig({ App__DefaultTimeZone: 'Mars/Olympus_Mons' })).toThrow(/App__DefaultTimeZone/);
+    expect(loadConfig({ App__DefaultTimeZone: 'Asia/Shanghai' }).App.DefaultTimeZone).toBe('Asia/Shanghai');
   });
 });
 

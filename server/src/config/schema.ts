@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isKnownTimeZone } from '../http/datetime.js';
 
 /**
  * The one configuration schema. Section and key names follow the spec's configuration sections
@@ -93,7 +94,8 @@ export const configSchema = z.object({
     /** Where the embedded database, the development secrets and the outbox live. */
     DataDir: z.string().default('.data'),
     /** Zone for date-time output when X-Timezone is absent or unknown (IANA). */
-    DefaultTimeZone: z.string().default('UTC'),
+    // An unknown zone would silently write every date-time as UTC: refused at start-up instead.
+    DefaultTimeZone: z.string().default('UTC').refine(isKnownTimeZone, { message: 'not a time zone the runtime knows (an IANA name such as Asia/Shanghai, or UTC)' }),
     /** Largest request body read by the REST facade; larger answers 413. */
     MaxRequestBodyBytes: int(1024 * 1024, 1024),
     /** Start in maintenance mode (503 + Retry-After for everything but health and discovery). */
