@@ -60,6 +60,20 @@ describe('seed', () => {
     const [security] = await runtime.deps.db.select().from(userSecurity).where(eq(userSecurity.userId, result.adminUserId));
     expect(await verifyArgon2(security!.passwordHash, 'Another#Pass9')).toBe(false);
   });
+
+  it('keeps the administrator it made when SEED_ADMIN_EMAIL changes later (no second one, no failed start)', async () => {
+    const before = await counts();
+    const result = await seedDatabase({
+      db: runtime.deps.db,
+      ids: runtime.deps.ids,
+      admin: { email: 'new-admin@example.test', password: 'Another#Pass9', userName: runtime.deps.config.Saas.Seed.AdminUserName },
+      hashPassword,
+    });
+    expect(result.createdAdmin).toBe(false);
+    expect(await counts()).toEqual(before);
+    const [admin] = await runtime.deps.db.select().from(users).where(eq(users.id, result.adminUserId));
+    expect(admin!.email).toBe(runtime.deps.config.Saas.Seed.AdminEmail);
+  });
 });
 
 describe('database errors', () => {

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../server/src/infra/db/client.js';
 import type { IdGenerator } from '../../server/src/infra/ids.js';
@@ -98,7 +98,20 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
 
     await seedMenus(tx, ids, codes);
 
-    let [user] = await tx.select({ id: users.id }).from(users).where(and(sql`lower(${users.email}) = ${admin.email.trim().toLowerCase()}`, notDeleted(users.isDeleted)));
+    // The administrator is created once: found by its e-mail, or by its platform user name when
+    // SEED_ADMIN_EMAIL changed since (it is then left as it is: its e-mail is changed through the
+    // profile, not by restarting; creating a second one would collide on the name and stop the start).
+    let [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        and(
+          or(sql`lower(${users.email}) = ${admin.email.trim().toLowerCase()}`, and(eq(users.tenantId, PLATFORM_TENANT_ID), sql`lower(${users.userName}) = ${admin.userName.toLowerCase()}`)),
+          notDeleted(users.isDeleted),
+        ),
+      )
+      .orderBy(sql`lower(${users.email}) = ${admin.email.trim().toLowerCase()} desc`)
+      .limit(1);
     const createdAdmin = !user;
     if (!user) {
       user = { id: ids.next() };
