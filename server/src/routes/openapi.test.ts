@@ -39,3 +39,23 @@ describe('OpenAPI input schemas', () => {
     for (const p of all) expect(() => new RegExp(p, 'u'), p).not.toThrow();
   });
 });
+
+describe('OpenAPI output and security', () => {
+  const dataOf = (path: string, method = 'post'): Json => document.paths[path][method].responses['200'].content['application/json'].schema.allOf[1].properties.data;
+
+  it('types the LoginToken dates as the plain `YYYY-MM-DD HH:mm:ss` text they are written as', () => {
+    const issuedAt = dataOf('/api/Auth/RefreshToken').properties.issuedAt;
+    expect(issuedAt).toMatchObject({ type: 'string' });
+    expect(new RegExp(issuedAt.pattern).test('2026-11-21 18:00:00')).toBe(true);
+    expect(new RegExp(issuedAt.pattern).test('2026-11-21T18:00:00Z')).toBe(false);
+  });
+
+  it('asks for the signature headers on the signed endpoints and a Bearer token on the logged-in ones', () => {
+    const signed = ['SignedAccessKey', 'SignedTimestamp', 'SignedNonce', 'SignedSignature', 'SignedContent'];
+    expect(Object.keys(document.paths['/api/openapi/Ping'].get.security[0]).sort()).toEqual([...signed].sort());
+    expect(Object.keys(document.paths['/api/openapi/Echo'].post.security[0]).sort()).toEqual([...signed].sort());
+    for (const name of signed) expect(document.components.securitySchemes[name]).toBeDefined();
+    expect(document.paths['/api/Auth/UserInfo'].get.security).toEqual([{ Bearer: [] }]);
+    expect(document.paths['/api/Auth/Login'].post.security).toEqual([]);
+  });
+});

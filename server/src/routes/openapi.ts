@@ -133,9 +133,13 @@ function operation(entry: RouteEntry): Json {
   if (!anonymous) statuses.push('401', '403', '423');
   for (const status of statuses.sort()) responses[status] = { $ref: `#/components/responses/E${status}` };
   op.responses = responses;
-  op.security = anonymous ? [] : [{ Bearer: [] }];
+  // The signed self-test endpoints are always called signed (the deployed ProtectedPathPrefixes
+  // is /api/openapi); under the default [/api] every operation also needs the signature headers.
+  op.security = entry.path.toLowerCase().startsWith('/api/openapi/') ? [SIGNED] : anonymous ? [] : [{ Bearer: [] }];
   return op;
 }
+
+const SIGNED = { SignedAccessKey: [], SignedTimestamp: [], SignedNonce: [], SignedSignature: [], SignedContent: [] };
 
 export function buildOpenApiDocument(table: RouteEntry[], info: OpenApiInfo): Json {
   const paths: Record<string, Json> = {};

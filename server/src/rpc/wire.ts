@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlainDateTime } from '../http/serialize.js';
 
 /**
  * Input and output types that follow the serialization conventions. Inputs accept both forms the
@@ -103,6 +104,10 @@ export const zDateTime = () =>
 
 /** Output date-time: written in the request's zone as ISO 8601 with offset. */
 export const zDateTimeOut = () => documented(z.date(), { type: 'string', format: 'date-time' });
+
+/** Output date-time in the LoginToken form `YYYY-MM-DD HH:mm:ss` (request zone, no offset). */
+export const zPlainDateTimeOut = () =>
+  documented(z.instanceof(PlainDateTime), { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description: 'YYYY-MM-DD HH:mm:ss in the request zone (X-Timezone), without offset' });
 
 export interface EnumDefinition<N extends string> {
   readonly name: string;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { PlainDateTime } from '../../http/serialize.js';
-import { zDateTimeOut, zIdOut } from '../../rpc/wire.js';
+import { zDateTimeOut, zIdOut, zPlainDateTimeOut } from '../../rpc/wire.js';
 
 /** The shapes of /api/Auth (SPEC "Data transfer shapes"; ORIGINAL-FACTS where SPEC is silent). */
 
@@ -30,8 +29,8 @@ export const loginToken = z.object({
   refreshToken: z.string(),
   tokenType: z.literal('Bearer'),
   expiresIn: z.number().int(),
-  issuedAt: z.instanceof(PlainDateTime),
-  expiresAt: z.instanceof(PlainDateTime),
+  issuedAt: zPlainDateTimeOut(),
+  expiresAt: zPlainDateTimeOut(),
 });
 
 export const loginResponse = z.object({
