@@ -41,7 +41,7 @@ const locales: Record<Culture, (issue: unknown) => string | undefined> = {
 
 const texts = defineMessages('validation', {
   invalidId: { 'zh-CN': '不是有效的 64 位标识', 'zh-TW': '不是有效的 64 位元識別碼', 'en-US': 'Not a valid 64-bit id', 'ja-JP': '有効な 64 ビット ID ではありません', 'ko-KR': '유효한 64비트 ID가 아닙니다', 'de-DE': 'Keine gültige 64-Bit-ID', 'hi-IN': 'मान्य 64-बिट आईडी नहीं है' },
-  invalidDateTime: { 'zh-CN': '不是有效的日期时间', 'zh-TW': '不是有效的日期時間', 'en-US': 'Not a valid date-time', 'ja-JP': '有効な日時ではありません', 'ko-KR': '유효한 날짜/시간이 아닙니다', 'de-DE': 'Kein gültiger Zeitpunkt', 'hi-IN': 'मान्य दिनांक-समय नहीं है' },
+  invalidDateTime: { 'zh-CN': '不是有效的日期时间（年份须在 0001 至 9999 之间）', 'zh-TW': '不是有效的日期時間（年份須在 0001 至 9999 之間）', 'en-US': 'Not a valid date-time (years 0001 to 9999)', 'ja-JP': '有効な日時ではありません（年は 0001～9999）', 'ko-KR': '유효한 날짜/시간이 아닙니다 (연도 0001~9999)', 'de-DE': 'Kein gültiger Zeitpunkt (Jahre 0001 bis 9999)', 'hi-IN': 'मान्य दिनांक-समय नहीं है (वर्ष 0001 से 9999)' },
   invalidEnum: { 'zh-CN': '取值无效，可选：{allowed}', 'zh-TW': '取值無效，可選：{allowed}', 'en-US': 'Unknown value; allowed: {allowed}', 'ja-JP': '不明な値です。使用可能: {allowed}', 'ko-KR': '알 수 없는 값입니다. 허용: {allowed}', 'de-DE': 'Unbekannter Wert; erlaubt: {allowed}', 'hi-IN': 'अज्ञात मान; अनुमत: {allowed}' },
   bodyRequired: { 'zh-CN': '缺少请求体', 'zh-TW': '缺少請求內容', 'en-US': 'A request body is required', 'ja-JP': 'リクエスト本文が必要です', 'ko-KR': '요청 본문이 필요합니다', 'de-DE': 'Ein Anfrageinhalt ist erforderlich', 'hi-IN': 'अनुरोध का मुख्य भाग आवश्यक है' },
 });

@@ -11,8 +11,7 @@ import { requestFacts } from '../auth/login-service.js';
 import type { AuthContext } from '../auth/session-gate.js';
 import { SessionStatus } from '../auth/session-state.js';
 import type { LoginToken } from '../auth/tokens.js';
-import { allows } from '../authz/snapshot.js';
-import { callerScope, findVisibleUser } from '../user/scope.js';
+import { callerScope, codeBeyondCaller, findVisibleUser } from '../user/scope.js';
 import { impersonationErrors } from './errors.js';
 import { refuseWhileImpersonating } from './guard.js';
 import { notDeleted } from '../../infra/db/predicates.js';
@@ -90,11 +89,8 @@ export function createImpersonationService(deps: AppDeps) {
       const platform = await deps.authz.get(user.id, 0n);
       if (platform.isSuperAdmin) throw appError(impersonationErrors.TARGET_SUPER_ADMIN);
       if (user.status !== 'Enabled' || !user.isActive) throw appError(impersonationErrors.TARGET_DISABLED);
-      if (!scope.isSuperAdmin) {
-        const theirs = await deps.authz.get(user.id, target);
-        const beyond = theirs.permissions.find((code) => allows(theirs, code) && !scope.can(code));
-        if (beyond) throw appError(impersonationErrors.TARGET_MORE_PRIVILEGED, { params: { permission: beyond } });
-      }
+      const beyond = await codeBeyondCaller(deps, scope, user.id, target);
+      if (beyond) throw appError(impersonationErrors.TARGET_MORE_PRIVILEGED, { params: { permission: beyond } });
 
       const lifetime = lifetimeMs();
       const { sessionId, token } = await deps.sessions.create({

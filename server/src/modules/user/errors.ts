@@ -56,6 +56,18 @@ export const userErrors = defineErrors('user', {
       'hi-IN': 'सिस्टम खाते का नाम बदला, अक्षम, लॉक, हटाया या पासवर्ड रीसेट नहीं किया जा सकता।',
     },
   },
+  TARGET_MORE_PRIVILEGED: {
+    status: 403,
+    text: {
+      'zh-CN': '该用户拥有您没有的权限（{permission}），您不能重置其密码或双因素验证。',
+      'zh-TW': '該使用者擁有您沒有的權限（{permission}），您不能重設其密碼或雙因素驗證。',
+      'en-US': 'The user holds a permission you do not ({permission}); you cannot reset their password or second factor.',
+      'ja-JP': 'このユーザーはあなたが持たない権限（{permission}）を持っているため、パスワードや二要素認証をリセットできません。',
+      'ko-KR': '이 사용자는 귀하에게 없는 권한({permission})을 가지고 있어 비밀번호나 2단계 인증을 재설정할 수 없습니다.',
+      'de-DE': 'Der Benutzer hat eine Berechtigung, die Sie nicht haben ({permission}); Sie können sein Passwort oder seinen zweiten Faktor nicht zurücksetzen.',
+      'hi-IN': 'उपयोगकर्ता के पास ऐसी अनुमति है जो आपके पास नहीं है ({permission}); आप उसका पासवर्ड या दूसरा कारक रीसेट नहीं कर सकते।',
+    },
+  },
   SELF_OPERATION: {
     status: 422,
     text: {

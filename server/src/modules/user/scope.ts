@@ -103,3 +103,14 @@ export async function findVisibleUser(db: Executor, scope: CallerScope, id: bigi
   const [row] = await db.select().from(users).where(and(eq(users.id, id), visibleUsers(scope)));
   return row;
 }
+
+/**
+ * A permission code the user holds in `tenantId` that the caller lacks, if any (none for the
+ * super-administrator). Acting as someone (impersonation) or taking their account over (setting
+ * their password, removing their second factor) must not be a way round the caller's own rights.
+ */
+export async function codeBeyondCaller(deps: Pick<AppDeps, 'authz'>, scope: CallerScope, userId: bigint, tenantId = scope.tenantId): Promise<string | undefined> {
+  if (scope.isSuperAdmin) return undefined;
+  const theirs = await deps.authz.get(userId, tenantId);
+  return theirs.permissions.find((code) => allows(theirs, code) && !scope.can(code));
+}

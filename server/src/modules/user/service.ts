@@ -18,7 +18,7 @@ import { assertSeatAvailable } from '../tenant/seats.js';
 import { Gender } from './enums.js';
 import { userErrors } from './errors.js';
 import type { CreateUserRequest, UpdateUserRequest } from './schemas.js';
-import { callerScope, departmentInScope, findVisibleUser, type CallerScope, type VisibleUser } from './scope.js';
+import { callerScope, codeBeyondCaller, departmentInScope, findVisibleUser, type CallerScope, type VisibleUser } from './scope.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
@@ -94,6 +94,12 @@ export async function assertRemovable(db: Executor, scope: CallerScope, user: Vi
 
 export function createUserService(deps: AppDeps) {
   const { db, ids, clock } = deps;
+
+  /** Setting someone's password or removing their second factor hands over their account. */
+  async function refuseTakeover(scope: CallerScope, userId: bigint): Promise<void> {
+    const beyond = await codeBeyondCaller(deps, scope, userId);
+    if (beyond) throw appError(userErrors.TARGET_MORE_PRIVILEGED, { params: { permission: beyond } });
+  }
 
   return {
     /**
@@ -239,6 +245,7 @@ export function createUserService(deps: AppDeps) {
       const user = await requireManagedUser(db, scope, id);
       if (user.id === scope.userId) throw appError(userErrors.SELF_OPERATION);
       if (user.isSystemAccount && !scope.isSuperAdmin) throw appError(userErrors.SYSTEM_ACCOUNT_PROTECTED);
+      await refuseTakeover(scope, user.id);
       const [security] = await db.select({ hash: userSecurity.passwordHash }).from(userSecurity).where(eq(userSecurity.userId, user.id));
       const history = await db.select({ hash: passwordHistory.passwordHash }).from(passwordHistory).where(eq(passwordHistory.userId, user.id)).orderBy(desc(passwordHistory.createdTime)).limit(4);
       await assertPasswordPolicy(newPassword, { userName: user.userName, email: user.email, recentHashes: [...(security ? [security.hash] : []), ...history.map((h) => h.hash)] }, ctx.culture);
@@ -276,6 +283,7 @@ export function createUserService(deps: AppDeps) {
       const scope = await callerScope(deps, ctx.auth);
       const user = await requireManagedUser(db, scope, id);
       if (user.id === scope.userId) throw appError(userErrors.SELF_OPERATION);
+      await refuseTakeover(scope, user.id);
       const reason = 'Second factor reset by an administrator';
       const ended = await db.transaction(async (tx) => {
         await tx.update(userSecurity).set({ twoFactorMethod: 0, twoFactorSecret: null, lastTotpStep: null, securityStamp: randomUUID() }).where(eq(userSecurity.userId, user.id));

@@ -6,7 +6,7 @@ import { createTestTenant, createTestUser, loginAs, type TestUser } from '../../
 import type { TestServer } from '../../testing/harness.js';
 import { auditEntry, watchAudit } from '../permission/admin-test-kit.js';
 import { SessionStatus } from '../auth/session-state.js';
-import { ADMIN_CODES, adminApi, member, startAdminServer, tenantAdmin } from './admin-test-kit.js';
+import { ADMIN_CODES, adminApi, grantScopedRole, member, startAdminServer, tenantAdmin } from './admin-test-kit.js';
 
 /**
  * PUT /api/UserSecurity/UserLock and UserLoginPolicy over HTTP: what they store, what the next
@@ -108,7 +108,7 @@ describe('UserSecurity/UserLock', () => {
     const cases: Array<[unknown, string]> = [
       [{ basicId: id, isLocked: true, lockoutEndTime: new Date(clock.nowMs() - MINUTE).toISOString() }, 'later than now'],
       [{ basicId: id, isLocked: true, lockoutEndTime: new Date(clock.nowMs()).toISOString() }, 'later than now'],
-      [{ basicId: id, isLocked: true, lockoutEndTime: '+010000-01-01T00:00:00Z' }, 'before the year 10000'],
+      [{ basicId: id, isLocked: true, lockoutEndTime: '+010000-01-01T00:00:00Z' }, 'years 0001 to 9999'],
       [{ basicId: id, isLocked: true, lockoutEndTime: 'next tuesday' }, 'lockoutEndTime'],
       [{ basicId: id }, 'isLocked'],
       [{ basicId: id, isLocked: 'maybe' }, 'isLocked'],
@@ -237,5 +237,28 @@ describe('UserSecurity lock and policy: who may be touched', () => {
       expect(res.body.data).toBe('This operation is not allowed while impersonating a user.');
     }
     expect(await securityOf(victim.id)).toMatchObject({ lockoutEndTime: null, allowMultiLogin: true, maxLoginDevices: 0 });
+  });
+});
+
+describe('taking an account over', () => {
+  it('refuses to reset the password or second factor of a user holding a permission the administrator lacks (403)', async () => {
+    const tenantId = await createTestTenant(deps());
+    const helpdesk = await tenantAdmin(server, tenantId, { codes: ['saas:user:read', 'saas:user-security:reset-password', 'saas:user-security:reset-two-factor'] });
+    const boss = await member(deps(), tenantId);
+    await grantScopedRole(deps(), boss.id, tenantId, ['saas:user:read', 'saas:role-permission:grant']);
+    const clerk = await member(deps(), tenantId);
+    await grantScopedRole(deps(), clerk.id, tenantId, ['saas:user:read']);
+    for (const [path, body] of [
+      ['/api/UserSecurity/ResetUserPassword', { basicId: String(boss.id), newPassword: 'Taken#Over9Pass', mustChangePassword: false }],
+      ['/api/UserSecurity/ResetUserTwoFactor', { basicId: String(boss.id) }],
+    ] as const) {
+      const refused = await helpdesk.api.post(path, body);
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.data).toMatch(/saas:role-permission:grant/);
+    }
+    expect((await login(boss)).status).toBe(200);
+    // Someone holding nothing more than the administrator can still be helped.
+    expect((await helpdesk.api.post('/api/UserSecurity/ResetUserPassword', { basicId: String(clerk.id), newPassword: 'Fresh#Start9Pass', mustChangePassword: true })).status).toBe(200);
+    expect((await helpdesk.api.post('/api/UserSecurity/ResetUserTwoFactor', { basicId: String(clerk.id) })).status).toBe(200);
   });
 });
