@@ -55,9 +55,9 @@ export async function listOwnSessions(deps: AppDeps, ctx: Ctx) {
 }
 
 /**
- * Inside a revocation's transaction, first: queues the user's revocations (and logins, which take
- * the same row lock) one after another, then checks that the calling session itself is still
- * live. Without this, two devices each revoking the other at the same moment would both have
+ * Inside a revocation's transaction, first: queues the user's revocations one after another (on
+ * the row that logins applying device policies lock too), then checks that the calling session
+ * itself is still live. Without this, two devices each revoking the other at the same moment would both have
  * passed the gate, and both would end: the one that commits second must find itself revoked.
  */
 async function lockCaller(tx: Executor, ctx: Ctx): Promise<void> {
