@@ -306,10 +306,35 @@ export const routes = {
     "path": "/api/Profile/ChangePassword",
     "binding": "body"
   },
+  "ProfileAppService.DeactivateAccountAsync": {
+    "method": "POST",
+    "path": "/api/Profile/DeactivateAccount",
+    "binding": "body"
+  },
+  "ProfileAppService.DeleteAccountAsync": {
+    "method": "POST",
+    "path": "/api/Profile/DeleteAccount",
+    "binding": "body"
+  },
+  "ProfileAppService.RevokeOtherSessionsAsync": {
+    "method": "POST",
+    "path": "/api/Profile/RevokeOtherSessions",
+    "binding": "none"
+  },
+  "ProfileAppService.RevokeSessionAsync": {
+    "method": "POST",
+    "path": "/api/Profile/RevokeSession",
+    "binding": "body"
+  },
   "ProfileAppService.RotateApiCredentialSecretAsync": {
     "method": "POST",
     "path": "/api/Profile/RotateApiCredentialSecret",
     "binding": "body"
+  },
+  "ProfileAppService.GetSessionsAsync": {
+    "method": "GET",
+    "path": "/api/Profile/Sessions",
+    "binding": "none"
   },
   "RoleAppService.BatchUpdateRolePermissionsAsync": {
     "method": "POST",

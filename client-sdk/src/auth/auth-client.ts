@@ -74,6 +74,17 @@ export function createAuthClient(options: AuthClientOptions) {
   const rest: RestClient = createRestClient({ ...options, fetch: authFetch });
   const loginFlow = createLoginFlow(createRestClient({ ...options, fetch: throttled }), store);
 
+  /**
+   * Deactivation and deletion end this session on the server too: once the server confirms,
+   * the tokens are useless, so they are cleared and the host told, as after a logout. A refusal
+   * (wrong password, owner, impersonation) throws and keeps the user signed in.
+   */
+  async function endAccount(key: 'ProfileAppService.DeactivateAccountAsync' | 'ProfileAppService.DeleteAccountAsync', password: string): Promise<void> {
+    await rest.call(key, { password });
+    await store.clear();
+    onLoggedOut({ reason: 'account-ended' });
+  }
+
   return {
     /** The REST client over the authenticated fetch: every call carries the bearer token. */
     rest,
@@ -124,6 +135,23 @@ export function createAuthClient(options: AuthClientOptions) {
 
     /** The current user, context, roles and permissions. */
     getUserInfo: (): Promise<OutputOf<'AuthAppService.GetUserInfoAsync'>> => rest.call('AuthAppService.GetUserInfoAsync'),
+
+    /** The user's live sessions, the current one first (`isCurrent`), then by latest activity. */
+    getSessions: (): Promise<OutputOf<'ProfileAppService.GetSessionsAsync'>> => rest.call('ProfileAppService.GetSessionsAsync'),
+
+    /** Ends one of the user's other sessions at once (the current one is refused: use `logout`). */
+    revokeSession: async (sessionId: string): Promise<void> => {
+      await rest.call('ProfileAppService.RevokeSessionAsync', { sessionId });
+    },
+
+    /** Ends every other session of the user; resolves with how many ended. */
+    revokeOtherSessions: async (): Promise<number> => (await rest.call('ProfileAppService.RevokeOtherSessionsAsync')).revokedCount,
+
+    /** Disables the account (password confirmed). Every session ends, so the tokens are cleared. */
+    deactivateAccount: (password: string): Promise<void> => endAccount('ProfileAppService.DeactivateAccountAsync', password),
+
+    /** Deletes the account (password confirmed). Every session ends, so the tokens are cleared. */
+    deleteAccount: (password: string): Promise<void> => endAccount('ProfileAppService.DeleteAccountAsync', password),
 
     /**
      * Refreshes now (joining a refresh already running). Null when signed out; rejects with

@@ -12,5 +12,8 @@ export class SessionEndedError extends PortcullisError {
   }
 }
 
-/** Why the client signed out: the user asked (`logout`), or the server refused a refresh. */
-export type LoggedOutEvent = { reason: 'logout' } | { reason: 'refresh-failed'; error: SessionEndedError };
+/**
+ * Why the client signed out: the user asked (`logout`), the user deactivated or deleted the
+ * account (`account-ended`), or the server refused a refresh.
+ */
+export type LoggedOutEvent = { reason: 'logout' } | { reason: 'account-ended' } | { reason: 'refresh-failed'; error: SessionEndedError };

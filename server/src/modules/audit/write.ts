@@ -9,6 +9,8 @@ export type AuditAction =
   | 'ApiCredentialRotated' | 'ApiCredentialStatusChanged' | 'ApiCredentialDeleted' | 'UserCreated' | 'UserDeleted' | 'UserStatusChanged' | 'PasswordResetByAdmin'
   | 'UserUpdated' | 'UserRoleGranted' | 'UserRoleChanged' | 'UserRoleRevoked' | 'UserDepartmentChanged'
   | 'UserLocked' | 'UserUnlocked' | 'UserLoginPolicyChanged'
+  // The user's own deactivation and deletion (Profile/DeactivateAccount, DeleteAccount).
+  | 'AccountDeactivated' | 'AccountDeleted'
   // Administration of roles, tenants, editions and the directory (audit/change.ts).
   | 'RoleCreated' | 'RoleUpdated' | 'RoleDeleted' | 'RoleStatusChanged' | 'RoleDataScopeChanged' | 'RoleParentAdded' | 'RoleParentRemoved'
   | 'RolePermissionGranted' | 'RolePermissionRevoked' | 'RolePermissionStatusChanged' | 'RolePermissionsReplaced'

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { changePassword } from './password.js';
+import { deactivateAccount, deleteAccount } from './account.js';
+import { ownSession, passwordConfirmation, revokedCount, revokeSessionRequest } from './schemas.js';
+import { listOwnSessions, revokeOtherSessions, revokeOwnSession } from './sessions.js';
 import { createCredentialRequest, credentialIdRequest, credentialItem, credentialQueryId, credentialStatusRequest, issuedCredential } from '../credentials/schemas.js';
 import { createCredential, deleteCredential, listCredentials, rotateCredentialSecret, updateCredentialStatus } from '../credentials/service.js';
 
@@ -46,4 +49,39 @@ export const profileRouter = router({
     .meta({ summary: 'Deletes a credential (`?id=`)' })
     .input(credentialQueryId)
     .mutation(({ ctx, input }) => deleteCredential(ctx.deps, ctx, ctx.auth, input.id)),
+
+  // The caller's own sessions (profile/sessions.ts).
+  GetSessionsAsync: authedProcedure
+    .meta({ summary: "The caller's live sessions (Active, unexpired), in every context: the current one first, then by latest activity", description: 'At most 500. `deviceType` is the original\'s DeviceType number.' })
+    .output(z.array(ownSession))
+    .query(({ ctx }) => listOwnSessions(ctx.deps, ctx)),
+
+  RevokeSessionAsync: authedProcedure
+    .meta({ summary: 'Ends one of the caller\'s other sessions at once, on every node (its connections get a forced logout)', description: 'The current session is refused (422; log out instead); an unknown or another user\'s session answers 422 too. An own session already ended is not an error.' })
+    .input(revokeSessionRequest)
+    .mutation(({ ctx, input }) => revokeOwnSession(ctx.deps, ctx, input.sessionId)),
+
+  RevokeOtherSessionsAsync: authedProcedure
+    .meta({ summary: 'Ends every session of the caller except the current one; answers how many ended' })
+    .output(revokedCount)
+    .mutation(({ ctx }) => revokeOtherSessions(ctx.deps, ctx)),
+
+  // The caller's own account (profile/account.ts), through the administrator's disable and delete code.
+  DeactivateAccountAsync: authedProcedure
+    .meta({
+      summary: 'Disables the caller\'s account (password confirmed); every session ends, this one included',
+      description: 'Wrong password: 422 (5 attempts a minute, then 429). Refused (422) for system accounts and tenant owners, and (403) while impersonating. The security stamp rotates; audited as AccountDeactivated.',
+    })
+    .input(passwordConfirmation)
+    .mutation(({ ctx, input }) => deactivateAccount(ctx.deps, ctx, input.password)),
+
+  DeleteAccountAsync: authedProcedure
+    .meta({
+      method: 'POST',
+      action: 'DeleteAccount',
+      summary: 'Deletes the caller\'s account (soft; password confirmed); every session and connection ends, the user name and e-mail become free',
+      description: 'Wrong password: 422 (5 attempts a minute, then 429). Refused (422) for system accounts and tenant owners, and (403) while impersonating. The security stamp rotates; audited as AccountDeleted.',
+    })
+    .input(passwordConfirmation)
+    .mutation(({ ctx, input }) => deleteAccount(ctx.deps, ctx, input.password)),
 });

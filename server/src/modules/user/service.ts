@@ -13,6 +13,7 @@ import { assertPasswordPolicy } from '../auth/password-policy.js';
 import type { AuthContext } from '../auth/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { announceEnded, endAllSessionsIn } from '../user-session/revoke-all.js';
+import { setAccountStatus, softDeleteAccount } from './account-removal.js';
 import { RESERVED_MEMBER_TYPES } from '../tenant/enums.js';
 import { assertSeatAvailable } from '../tenant/seats.js';
 import { Gender } from './enums.js';
@@ -200,14 +201,10 @@ export function createUserService(deps: AppDeps) {
       const user = await requireManagedUser(db, scope, id);
       if (status === 'Disabled') await assertRemovable(db, scope, user);
       if (user.status === status) return;
-      const reason = 'Account disabled by an administrator';
-      const ended = await db.transaction(async (tx) => {
-        await tx.update(users).set({ status, modifiedTime: clock.now(), modifiedBy: ctx.auth.userId, version: sql`${users.version} + 1` }).where(eq(users.id, user.id));
-        await audit(deps, tx, ctx, 'UserStatusChanged', user.id, { from: user.status, to: status, remark: remark ?? undefined });
-        return status === 'Disabled' ? endAllSessionsIn(tx, deps, user.id, reason) : new Map<bigint, bigint[]>();
+      await setAccountStatus(deps, ctx, user.id, status, {
+        reason: 'Account disabled by an administrator',
+        audit: { action: 'UserStatusChanged', detail: { from: user.status, to: status, remark: remark ?? undefined } },
       });
-      await deps.sessionState.invalidateUser(user.id);
-      await announceEnded(deps, user.id, ended, reason);
     },
 
     /**
@@ -219,19 +216,7 @@ export function createUserService(deps: AppDeps) {
       const scope = await callerScope(deps, ctx.auth);
       const user = await requireManagedUser(db, scope, id);
       await assertRemovable(db, scope, user);
-      const reason = 'Account deleted by an administrator';
-      const now = clock.now();
-      const ended = await db.transaction(async (tx) => {
-        await tx
-          .update(users)
-          .set({ isDeleted: true, deletedTime: now, deletedBy: ctx.auth.userId, modifiedTime: now, modifiedBy: ctx.auth.userId, version: sql`${users.version} + 1` })
-          .where(and(eq(users.id, user.id), notDeleted(users.isDeleted)));
-        await tx.update(userSecurity).set({ securityStamp: randomUUID() }).where(eq(userSecurity.userId, user.id));
-        await audit(deps, tx, ctx, 'UserDeleted', user.id, { userName: user.userName });
-        return endAllSessionsIn(tx, deps, user.id, reason);
-      });
-      await Promise.all([deps.sessionState.invalidateUser(user.id), deps.authz.invalidateUser(user.id)]);
-      await announceEnded(deps, user.id, ended, reason, true);
+      await softDeleteAccount(deps, ctx, user.id, { reason: 'Account deleted by an administrator', audit: { action: 'UserDeleted', detail: { userName: user.userName } } });
     },
 
     /**
