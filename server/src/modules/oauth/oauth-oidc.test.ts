@@ -253,6 +253,11 @@ describe('failures end in a redirect with a clear error', () => {
     expect(frontendResult((await startFlow(server, 'provider=corp&bindTicket=forged')).location).params).toEqual({ bind: 'ticket_invalid' });
   });
 
+  it('answers bind=challenge_failed, not error=, for an unknown provider in bind mode', async () => {
+    expect(frontendResult((await startFlow(server, 'provider=nope&bindTicket=forged')).location).params).toEqual({ bind: 'challenge_failed' });
+    expect(frontendResult((await startFlow(server, 'provider=off&bindTicket=forged')).location).params).toEqual({ bind: 'challenge_failed' });
+  });
+
   it('provider down at the start', async () => {
     expect(frontendResult((await startFlow(server, 'provider=down')).location).params).toEqual({ error: 'challenge_failed' });
   });
