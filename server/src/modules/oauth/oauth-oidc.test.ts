@@ -240,6 +240,25 @@ describe('binding', () => {
     expect((await flow(person(), `provider=corp&bindTicket=${await ticketFor(owner)}`)).params).toEqual({ bind: 'already_bound' });
   });
 
+  it('forgets the link of a deleted account: the identity signs up anew, or binds to another account', async () => {
+    const identity = person();
+    const first = await flow(identity);
+    const deleted = BigInt(String(claimsOf(first.params.accessToken!).UserId));
+    // The soft delete of DELETE /api/User/User.
+    await deps().db.update(users).set({ isDeleted: true, deletedTime: new Date() }).where(eq(users.id, deleted));
+    const again = await flow(identity);
+    expect(again.params).toHaveProperty('accessToken');
+    const fresh = BigInt(String(claimsOf(again.params.accessToken!).UserId));
+    expect(fresh).not.toBe(deleted);
+    // Same tenant as before: the dead link was removed, not left to hit the unique index.
+    expect(await linkOf(identity.sub)).toMatchObject({ userId: fresh });
+    await deps().db.update(users).set({ isDeleted: true, deletedTime: new Date() }).where(eq(users.id, fresh));
+    const other = await createTestUser(deps());
+    const ticket = (await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer((await loginAs(server, other)).accessToken) })).body.data as string;
+    expect((await flow(identity, `provider=corp&bindTicket=${ticket}`)).params).toEqual({ bind: 'success', provider: 'corp' });
+    expect(await deps().db.select().from(externalLogins).where(eq(externalLogins.providerKey, identity.sub))).toEqual([expect.objectContaining({ userId: other.id })]);
+  });
+
   it('needs a session for the ticket', async () => {
     expect((await server.json('/api/Auth/OAuthBindTicket', { method: 'POST' })).status).toBe(401);
   });
