@@ -225,6 +225,32 @@ describe('second factor after a code login', () => {
     expect(session!.loginMethod).toBe('phone-code');
   });
 
+  it('limits second-factor re-sends like sign-in codes: one a minute per number and client address, 10 texts a day per number', async () => {
+    const user = await createTestUser(deps(), { twoFactorMethod: TwoFactorFlags.Phone, phone: '+15550999', phoneVerified: true });
+    const first = await emailCodeLogin(user.email!);
+    expect(first.body.data).toMatchObject({ requiresTwoFactor: true, twoFactorMethod: 'phone', codeSent: true });
+    const resend = { twoFactorTicket: first.body.data.twoFactorTicket, twoFactorMethod: 'phone' };
+    const headers = client();
+    expect((await post(server, '/api/Auth/TwoFactorLogin', resend, headers)).status).toBe(200);
+    const again = await post(server, '/api/Auth/TwoFactorLogin', resend, headers);
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(50);
+    // From other addresses, up to the number's 10 texts of the day (the challenge's included).
+    for (let i = 0; i < 8; i++) expect((await post(server, '/api/Auth/TwoFactorLogin', resend)).status).toBe(200);
+    expect((await post(server, '/api/Auth/TwoFactorLogin', resend)).status).toBe(429);
+    expect(await mailsTo(server, '+15550999', 'two-factor-code')).toHaveLength(10);
+  });
+
+  it('throttles TwoFactorLogin per client address', async () => {
+    // All at once: the limit admits 30 together, then one every 2 s.
+    const headers = client();
+    const answers = await Promise.all(Array.from({ length: 31 }, (_, i) => post(server, '/api/Auth/TwoFactorLogin', { twoFactorTicket: `made-up-${i}`, twoFactorMethod: 'totp', twoFactorCode: '123456' }, headers)));
+    expect(answers.filter((r) => r.status === 400)).toHaveLength(30);
+    const throttled = answers.filter((r) => r.status === 429);
+    expect(throttled).toHaveLength(1);
+    expect(throttled[0]!.headers.get('retry-after')).toBeTruthy();
+  });
+
   it('voids a ticket posted for another address, and refuses made-up tickets', async () => {
     const secret = generateTotpSecret();
     const owner = await createTestUser(deps(), { twoFactorMethod: TwoFactorFlags.Totp, twoFactorSecret: secret });

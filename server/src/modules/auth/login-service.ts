@@ -122,7 +122,7 @@ export function createLoginService(deps: AppDeps) {
     if (!input.twoFactorTicket) {
       const ticket = await twoFactor.issueTicket(account.user.id, loginName);
       const method = requested ?? (methods.length === 1 ? methods[0]! : null);
-      if (method === 'email' || method === 'phone') await twoFactor.sendCode(tfa, method, ctx.culture);
+      if (method === 'email' || method === 'phone') await twoFactor.sendCode(tfa, method, ctx);
       await events.publish('AuthTwoFactorRequired', { userId: account.user.id, userName: loginName, tenantId: account.user.tenantId, method: 'password', request: facts });
       return challenge(methods, method, method === 'email' || method === 'phone', ticket);
     }
@@ -131,7 +131,7 @@ export function createLoginService(deps: AppDeps) {
     if (!methods.includes(method)) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method } });
     if (!input.twoFactorCode) {
       // The client switched method or asked again: a new code for e-mail and phone, same ticket.
-      if (method !== 'totp') await twoFactor.sendCode(tfa, method, ctx.culture);
+      if (method !== 'totp') await twoFactor.sendCode(tfa, method, ctx);
       return challenge(methods, method, method !== 'totp', input.twoFactorTicket);
     }
     if (!(await twoFactor.verify(tfa, method, input.twoFactorCode))) {

@@ -8,6 +8,7 @@ import { commonErrors } from '../../errors/common.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
 import type { CodeService } from '../verification/codes.js';
 import { authErrors } from './errors.js';
+import { checkSendLimits } from './send-limits.js';
 import { verifyTotp } from './totp.js';
 
 /** Two-factor method flags (SPEC "Two-factor method flags"). */
@@ -87,17 +88,22 @@ export function createTwoFactor(deps: TwoFactorDeps) {
     },
 
     /**
-     * Sends an e-mail or SMS code for the second factor. A failed send discards the code, so
-     * no usable code exists that the user never received.
+     * Sends an e-mail or SMS code for the second factor, within the limits of sign-in codes
+     * (a stage without a code re-sends, so unlimited it would mail or text at anyone's request;
+     * 429 beyond). A failed send discards the code, so no usable code exists that the user
+     * never received.
      */
-    async sendCode(account: TwoFactorAccount, method: 'email' | 'phone', culture: Culture): Promise<void> {
+    async sendCode(account: TwoFactorAccount, method: 'email' | 'phone', request: { culture: Culture; ip: string }): Promise<void> {
+      const { culture } = request;
+      const to = method === 'email' ? account.email! : account.phone!;
+      await checkSendLimits(store, 'two-factor', method, to.toLowerCase(), request.ip);
       const purpose = method === 'email' ? 'two-factor-email' : 'two-factor-phone';
       const target = String(account.userId);
       const code = await codes.issue(purpose, target);
       try {
         await deps.messages.send({
           channel: method === 'email' ? 'email' : 'sms',
-          to: method === 'email' ? account.email! : account.phone!,
+          to,
           kind: 'two-factor-code',
           subject: translate(culture, mail.subject),
           text: translate(culture, mail.body, { code }),

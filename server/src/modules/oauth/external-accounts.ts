@@ -28,7 +28,7 @@ import type { ExternalIdentity, OAuthProvider } from './providers.js';
 export type LoginOutcome =
   | { kind: 'token'; token: LoginToken }
   | { kind: 'challenge'; challenge: CodeLoginChallenge }
-  | { kind: 'error'; code: 'user_not_found' | 'disabled' | 'locked' | 'two_factor_unavailable' };
+  | { kind: 'error'; code: 'user_not_found' | 'disabled' | 'locked' | 'two_factor_unavailable' | 'too_many_requests' };
 
 export type BindOutcome = 'success' | 'conflict' | 'already_bound' | 'user_not_found';
 
@@ -155,6 +155,8 @@ export async function loginWithIdentity(deps: AppDeps, provider: OAuthProvider, 
       const challenge = await codeLogin.challenge(account, { loginName, via: `oauth:${provider.name}`, method: 'oauth', excluded: null }, undefined, facts, ctx);
       return { kind: 'challenge', challenge };
     } catch (error) {
+      // A code sent to this account less than a minute ago (or the day's texts used up).
+      if (isAppError(error) && error.definition.status === 429) return { kind: 'error', code: 'too_many_requests' };
       if (isAppError(error) && error.definition.status < 500) return { kind: 'error', code: 'two_factor_unavailable' };
       throw error;
     }
