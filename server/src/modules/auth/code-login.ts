@@ -134,7 +134,7 @@ export function createCodeLogin(deps: AppDeps) {
    */
   async function challenge(account: NonNullable<LoginAccount>, ticket: Omit<LoginTicket, 'userId'>, requested: TwoFactorMethodName | undefined, facts: RequestFacts, ctx: RequestContext): Promise<CodeLoginChallenge> {
     const tfa = twoFactorAccount(account);
-    const all = availableMethods(tfa);
+    const all = availableMethods(tfa, deps.messages);
     if (all.length === 0) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method: requested ?? '-' } });
     const methods = all.filter((m) => m !== ticket.excluded);
     if (methods.length === 0) throw appError(selfServiceErrors.SECOND_FACTOR_SAME_CHANNEL);
@@ -181,7 +181,7 @@ export function createCodeLogin(deps: AppDeps) {
     const facts = requestFacts(ctx, input.deviceId);
     assertCanLogIn(deps, account);
     const tfa = twoFactorAccount(account);
-    const methods = availableMethods(tfa).filter((m) => m !== data.excluded);
+    const methods = availableMethods(tfa, deps.messages).filter((m) => m !== data.excluded);
     const method = input.twoFactorMethod ?? (methods.length === 1 ? methods[0] : undefined);
     if (!method) throw appError(authErrors.TWO_FACTOR_METHOD_REQUIRED);
     if (!methods.includes(method)) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method } });

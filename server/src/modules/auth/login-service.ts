@@ -115,7 +115,7 @@ export function createLoginService(deps: AppDeps) {
   async function secondFactor(input: LoginRequest, account: NonNullable<LoginAccount>, loginName: string, facts: RequestFacts, ctx: RequestContext): Promise<LoginResponse | undefined> {
     if (account.security.twoFactorMethod === 0) return undefined;
     const tfa = twoFactorAccount(account);
-    const methods = availableMethods(tfa);
+    const methods = availableMethods(tfa, deps.messages);
     // Fail closed: a second factor is on but none can be used (e.g. the e-mail lost its verification).
     if (methods.length === 0) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method: input.twoFactorMethod ?? '-' } });
     const requested = input.twoFactorMethod && methods.includes(input.twoFactorMethod) ? input.twoFactorMethod : undefined;

@@ -6,6 +6,7 @@ import type { Culture } from '../../config/schema.js';
 import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
+import type { MessageTransport } from '../../infra/messaging/transport.js';
 import type { CodeService } from '../verification/codes.js';
 import { authErrors } from './errors.js';
 import { checkSendLimits } from './send-limits.js';
@@ -26,12 +27,18 @@ export interface TwoFactorAccount {
   phoneVerified: boolean;
 }
 
-/** The methods an account may use: TOTP once set up; e-mail and phone only when verified. */
-export function availableMethods(a: TwoFactorAccount): TwoFactorMethodName[] {
+/**
+ * The methods an account may use: TOTP once set up; e-mail and phone only when verified and
+ * when the service can send on that channel (production without SMTP or an SMS provider: a code
+ * that can never arrive would only lock the user out, so the method is not offered, and an
+ * account left with none fails closed).
+ */
+export function availableMethods(a: TwoFactorAccount, messages?: MessageTransport): TwoFactorMethodName[] {
+  const can = (channel: 'email' | 'sms') => messages?.available?.(channel) ?? true;
   const methods: TwoFactorMethodName[] = [];
   if (a.twoFactorMethod & TwoFactorFlags.Totp && a.twoFactorSecret) methods.push('totp');
-  if (a.twoFactorMethod & TwoFactorFlags.Email && a.email && a.emailVerified) methods.push('email');
-  if (a.twoFactorMethod & TwoFactorFlags.Phone && a.phone && a.phoneVerified) methods.push('phone');
+  if (a.twoFactorMethod & TwoFactorFlags.Email && a.email && a.emailVerified && can('email')) methods.push('email');
+  if (a.twoFactorMethod & TwoFactorFlags.Phone && a.phone && a.phoneVerified && can('sms')) methods.push('phone');
   return methods;
 }
 
