@@ -140,6 +140,18 @@ describe('EmailLoginCode / EmailLogin', () => {
     expect(disabled.body.data).toBe('The account is disabled.');
   });
 
+  it('signs in an account whose password expired (the code does not use the password), while password login refuses it', async () => {
+    const user = await createTestUser(deps(), { passwordExpiresTime: new Date(Date.now() - 1000) });
+    const res = await emailCodeLogin(user.email!);
+    expect(res.status).toBe(200);
+    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(res.body.data.accessToken) })).status).toBe(200);
+    const headers = client();
+    const captchaId = (await server.json('/api/Auth/Captcha', { headers })).body.data.captchaId as string;
+    const viaPassword = await post(server, '/api/Auth/Login', { username: user.email, password: user.password, captchaId, captchaCode: codes.last('captcha', captchaId) }, headers);
+    expect(viaPassword.status).toBe(400);
+    expect(viaPassword.body.data).toMatch(/expired/i);
+  });
+
   it('lands like a password login: one membership lands in that tenant', async () => {
     const tenant = await createTestTenant(deps());
     const user = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });

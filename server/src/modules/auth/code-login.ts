@@ -95,7 +95,13 @@ async function findAccountByPhone(deps: Pick<AppDeps, 'db' | 'logger'>, phone: s
 
 const isUsable = (account: LoginAccount): account is NonNullable<LoginAccount> => !!account && account.user.status === 'Enabled' && account.user.isActive;
 
-/** Refuses a locked, inactive or disabled account (the order of password login, after the first factor). */
+/**
+ * Refuses a locked, inactive or disabled account (the order of password login, after the first
+ * factor). Not an expired password: the expiry is the password's, which these logins do not
+ * present (SPEC's "password not expired" is a step of the password login flow). Refusing would
+ * lock out external accounts, whose random password nobody knows; the password stays refused
+ * at password login until it is changed or reset.
+ */
 function assertCanLogIn(deps: Pick<AppDeps, 'clock'>, account: NonNullable<LoginAccount>): void {
   const now = deps.clock.now();
   const { user, security } = account;
