@@ -138,6 +138,14 @@ describe('EmailLoginCode / EmailLogin', () => {
     const disabled = await post(server, '/api/Auth/EmailLogin', { email: later.email, code: await mailedCode(later.email!) });
     expect(disabled.status).toBe(400);
     expect(disabled.body.data).toBe('The account is disabled.');
+
+    // A code issued while active, then the account deactivated: the right code does not sign in.
+    const inactive = await createTestUser(deps());
+    await post(server, '/api/Auth/EmailLoginCode', { email: inactive.email });
+    await deps().db.update(users).set({ isActive: false }).where(eq(users.id, inactive.id));
+    const refused = await post(server, '/api/Auth/EmailLogin', { email: inactive.email, code: await mailedCode(inactive.email!) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.data).toMatch(/not (been )?activated|inactive/i);
   });
 
   it('signs in an account whose password expired (the code does not use the password), while password login refuses it', async () => {
@@ -313,6 +321,23 @@ describe('PhoneLoginCode / PhoneLogin', () => {
     const capped = await post(server, '/api/Auth/PhoneLoginCode', { phone: '+8613800000003' });
     expect(capped.status).toBe(429);
     expect(await mailsTo(server, '+8613800000003')).toHaveLength(10);
+  });
+
+  it('sends nothing to a number verified on two accounts (signs in neither)', async () => {
+    await createTestUser(deps(), { phone: '+8613800000007', phoneVerified: true });
+    await createTestUser(deps(), { phone: '+8613800000007', phoneVerified: true });
+    expect((await post(server, '/api/Auth/PhoneLoginCode', { phone: '+8613800000007' })).status).toBe(200);
+    expect(await mailsTo(server, '+8613800000007')).toEqual([]);
+    expect(codes.all.filter((c) => c.target === '+8613800000007')).toEqual([]);
+  });
+
+  it('caps texts at 50 a day per client address, whatever the numbers', async () => {
+    const headers = client();
+    // Unknown numbers: the cap counts requests, not texts, so nobody can run up the bill.
+    const answers = [];
+    for (let i = 0; i < 51; i++) answers.push((await post(server, '/api/Auth/PhoneLoginCode', { phone: `+4930${String(i).padStart(6, '0')}` }, headers)).status);
+    expect(answers.slice(0, 50).every((s) => s === 200)).toBe(true);
+    expect(answers[50]).toBe(429);
   });
 
   it('answers a malformed number with 400', async () => {
