@@ -259,6 +259,16 @@ describe('binding', () => {
     expect(await deps().db.select().from(externalLogins).where(eq(externalLogins.providerKey, identity.sub))).toEqual([expect.objectContaining({ userId: other.id })]);
   });
 
+  it('refuses the ticket to an impersonation session (403)', async () => {
+    const user = await createTestUser(deps());
+    const token = (await loginAs(server, user)).accessToken;
+    // Mark the session as an impersonation, as the impersonation endpoint writes it.
+    const sessionId = BigInt(claimsOf(token).SessionId as string);
+    await deps().db.update(userSessions).set({ impersonatorUserId: (await createTestUser(deps())).id }).where(eq(userSessions.id, sessionId));
+    await deps().sessionState.invalidateSession(sessionId);
+    expect((await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer(token) })).status).toBe(403);
+  });
+
   it('needs a session for the ticket', async () => {
     expect((await server.json('/api/Auth/OAuthBindTicket', { method: 'POST' })).status).toBe(401);
   });
