@@ -11,7 +11,9 @@ import type { MessageTransport } from './transport.js';
  * The transport of each channel: SMTP when `Mail__Host` is set, the HTTP SMS provider when
  * `Sms__Url` is set, otherwise (development and tests) the outbox under DATA_DIR/outbox/.
  * Production never falls back to the outbox: a channel without a transport fails its sends
- * (and `checkMessagingConfig` refuses to start when an enabled feature needs it).
+ * (and `checkMessagingConfig` refuses to start when an enabled feature needs it). Features that
+ * cannot be switched off (second-factor codes, security notices) ask `available` instead: the
+ * e-mail and phone second factors are not offered without their channel.
  */
 export function createMessageTransport(config: AppConfig, deps: { clock: Clock }): MessageTransport & { close(): void } {
   const outbox = config.App.Env === 'production' ? undefined : createOutboxTransport({ dir: path.join(config.App.DataDir, 'outbox'), clock: deps.clock });
@@ -21,8 +23,10 @@ export function createMessageTransport(config: AppConfig, deps: { clock: Clock }
   });
   const email = smtp ?? outbox ?? missing('e-mail');
   const sms = config.Sms.Url ? createHttpSmsTransport(config.Sms) : (outbox ?? missing('SMS'));
+  const has = { email: !!(smtp ?? outbox), sms: !!(config.Sms.Url || outbox) };
   return {
     send: (message) => (message.channel === 'email' ? email : sms).send(message),
+    available: (channel) => has[channel],
     close: () => smtp?.close(),
   };
 }

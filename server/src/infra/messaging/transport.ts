@@ -16,4 +16,6 @@ export interface OutgoingMessage {
  */
 export interface MessageTransport {
   send(message: OutgoingMessage): Promise<void>;
+  /** Whether the channel has a transport at all (production has no outbox); absent: yes. */
+  available?(channel: OutgoingMessage['channel']): boolean;
 }

@@ -9,6 +9,8 @@ import { ConfigError, loadConfig } from '../../config/load.js';
 import { createLogger } from '../logger.js';
 import { createTestUser, watchCodes } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
+import { generateTotpSecret } from '../../modules/auth/totp.js';
+import { TwoFactorFlags } from '../../modules/auth/two-factor.js';
 import { readOutbox } from './outbox.js';
 import { checkMessagingConfig, missingTransports } from './select.js';
 
@@ -200,6 +202,31 @@ describe('environments', () => {
     expect(() => checkMessagingConfig(loadConfig({}, { ...production, Saas: { ...production.Saas, Auth: { PhoneCodeLoginEnabled: false } }, Mail: { Host: 'smtp.example.test' } }))).not.toThrow();
     expect(() => checkMessagingConfig(loadConfig({}, { ...production, Saas: { ...production.Saas, Auth: { PhoneCodeLoginEnabled: false, EmailCodeLoginEnabled: false, RegistrationEnabled: false, PasswordResetEnabled: false } } }))).not.toThrow();
     expect(missingTransports(loadConfig({}, { App: { Env: 'development' } }))).toEqual([]);
+  });
+
+  it('in production without SMTP or SMS, offers no e-mail or phone second factor (fails closed when none is left)', async () => {
+    const server = await startTestServer({
+      config: {
+        App: { Env: 'production' },
+        Jwt: { SecretKey: 'q8Zt3vJ0pW6yN2cR5mK9xL1bF4hD7gS0aE3uI6oT' },
+        Saas: { Seed: { AdminPassword: 'Pr0d#Seed-Secret' }, Auth: { CaptchaEnabled: false, EmailCodeLoginEnabled: false, PhoneCodeLoginEnabled: false, RegistrationEnabled: false, PasswordResetEnabled: false } },
+        Security: { CredentialKeys: { k1: randomBytes(32).toString('base64') } },
+      },
+    });
+    try {
+      const login = (user: { email: string | null; password: string }) => server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password }, headers: { 'x-language': 'en-US' } });
+      const emailOnly = await createTestUser(server.runtime.deps, { twoFactorMethod: TwoFactorFlags.Email | TwoFactorFlags.Phone, phone: '+15550600', phoneVerified: true });
+      const refused = await login(emailOnly);
+      // Was a challenge promising a code that could never be sent (502 at best).
+      expect(refused.status).toBe(400);
+      expect(refused.body.data).toMatch(/cannot use the two-factor method/);
+      const withTotp = await createTestUser(server.runtime.deps, { twoFactorMethod: TwoFactorFlags.Email | TwoFactorFlags.Totp, twoFactorSecret: generateTotpSecret() });
+      const challenge = await login(withTotp);
+      expect(challenge.status).toBe(200);
+      expect(challenge.body.data).toMatchObject({ requiresTwoFactor: true, availableTwoFactorMethods: ['totp'], twoFactorMethod: 'totp', codeSent: false });
+    } finally {
+      await server.close();
+    }
   });
 
   it('never answers debugCode in production', async () => {

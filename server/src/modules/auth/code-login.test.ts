@@ -138,6 +138,26 @@ describe('EmailLoginCode / EmailLogin', () => {
     const disabled = await post(server, '/api/Auth/EmailLogin', { email: later.email, code: await mailedCode(later.email!) });
     expect(disabled.status).toBe(400);
     expect(disabled.body.data).toBe('The account is disabled.');
+
+    // A code issued while active, then the account deactivated: the right code does not sign in.
+    const inactive = await createTestUser(deps());
+    await post(server, '/api/Auth/EmailLoginCode', { email: inactive.email });
+    await deps().db.update(users).set({ isActive: false }).where(eq(users.id, inactive.id));
+    const refused = await post(server, '/api/Auth/EmailLogin', { email: inactive.email, code: await mailedCode(inactive.email!) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.data).toMatch(/not (been )?activated|inactive/i);
+  });
+
+  it('signs in an account whose password expired (the code does not use the password), while password login refuses it', async () => {
+    const user = await createTestUser(deps(), { passwordExpiresTime: new Date(Date.now() - 1000) });
+    const res = await emailCodeLogin(user.email!);
+    expect(res.status).toBe(200);
+    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(res.body.data.accessToken) })).status).toBe(200);
+    const headers = client();
+    const captchaId = (await server.json('/api/Auth/Captcha', { headers })).body.data.captchaId as string;
+    const viaPassword = await post(server, '/api/Auth/Login', { username: user.email, password: user.password, captchaId, captchaCode: codes.last('captcha', captchaId) }, headers);
+    expect(viaPassword.status).toBe(400);
+    expect(viaPassword.body.data).toMatch(/expired/i);
   });
 
   it('lands like a password login: one membership lands in that tenant', async () => {
@@ -225,6 +245,32 @@ describe('second factor after a code login', () => {
     expect(session!.loginMethod).toBe('phone-code');
   });
 
+  it('limits second-factor re-sends like sign-in codes: one a minute per number and client address, 10 texts a day per number', async () => {
+    const user = await createTestUser(deps(), { twoFactorMethod: TwoFactorFlags.Phone, phone: '+15550999', phoneVerified: true });
+    const first = await emailCodeLogin(user.email!);
+    expect(first.body.data).toMatchObject({ requiresTwoFactor: true, twoFactorMethod: 'phone', codeSent: true });
+    const resend = { twoFactorTicket: first.body.data.twoFactorTicket, twoFactorMethod: 'phone' };
+    const headers = client();
+    expect((await post(server, '/api/Auth/TwoFactorLogin', resend, headers)).status).toBe(200);
+    const again = await post(server, '/api/Auth/TwoFactorLogin', resend, headers);
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(50);
+    // From other addresses, up to the number's 10 texts of the day (the challenge's included).
+    for (let i = 0; i < 8; i++) expect((await post(server, '/api/Auth/TwoFactorLogin', resend)).status).toBe(200);
+    expect((await post(server, '/api/Auth/TwoFactorLogin', resend)).status).toBe(429);
+    expect(await mailsTo(server, '+15550999', 'two-factor-code')).toHaveLength(10);
+  });
+
+  it('throttles TwoFactorLogin per client address', async () => {
+    // All at once: the limit admits 30 together, then one every 2 s.
+    const headers = client();
+    const answers = await Promise.all(Array.from({ length: 31 }, (_, i) => post(server, '/api/Auth/TwoFactorLogin', { twoFactorTicket: `made-up-${i}`, twoFactorMethod: 'totp', twoFactorCode: '123456' }, headers)));
+    expect(answers.filter((r) => r.status === 400)).toHaveLength(30);
+    const throttled = answers.filter((r) => r.status === 429);
+    expect(throttled).toHaveLength(1);
+    expect(throttled[0]!.headers.get('retry-after')).toBeTruthy();
+  });
+
   it('voids a ticket posted for another address, and refuses made-up tickets', async () => {
     const secret = generateTotpSecret();
     const owner = await createTestUser(deps(), { twoFactorMethod: TwoFactorFlags.Totp, twoFactorSecret: secret });
@@ -275,6 +321,23 @@ describe('PhoneLoginCode / PhoneLogin', () => {
     const capped = await post(server, '/api/Auth/PhoneLoginCode', { phone: '+8613800000003' });
     expect(capped.status).toBe(429);
     expect(await mailsTo(server, '+8613800000003')).toHaveLength(10);
+  });
+
+  it('sends nothing to a number verified on two accounts (signs in neither)', async () => {
+    await createTestUser(deps(), { phone: '+8613800000007', phoneVerified: true });
+    await createTestUser(deps(), { phone: '+8613800000007', phoneVerified: true });
+    expect((await post(server, '/api/Auth/PhoneLoginCode', { phone: '+8613800000007' })).status).toBe(200);
+    expect(await mailsTo(server, '+8613800000007')).toEqual([]);
+    expect(codes.all.filter((c) => c.target === '+8613800000007')).toEqual([]);
+  });
+
+  it('caps texts at 50 a day per client address, whatever the numbers', async () => {
+    const headers = client();
+    // Unknown numbers: the cap counts requests, not texts, so nobody can run up the bill.
+    const answers = [];
+    for (let i = 0; i < 51; i++) answers.push((await post(server, '/api/Auth/PhoneLoginCode', { phone: `+4930${String(i).padStart(6, '0')}` }, headers)).status);
+    expect(answers.slice(0, 50).every((s) => s === 200)).toBe(true);
+    expect(answers[50]).toBe(429);
   });
 
   it('answers a malformed number with 400', async () => {

@@ -116,7 +116,7 @@ export function createLoginService(deps: AppDeps) {
   async function secondFactor(input: LoginRequest, account: NonNullable<LoginAccount>, loginName: string, facts: RequestFacts, ctx: RequestContext): Promise<LoginResponse | undefined> {
     if (account.security.twoFactorMethod === 0) return undefined;
     const tfa = twoFactorAccount(account);
-    const methods = availableMethods(tfa);
+    const methods = availableMethods(tfa, deps.messages);
     // Fail closed: a second factor is on but none can be used (e.g. the e-mail lost its verification).
     if (methods.length === 0) {
       await fail('TwoFactorFailed', 'No second-factor method usable', facts, loginName, account);
@@ -126,7 +126,7 @@ export function createLoginService(deps: AppDeps) {
     if (!input.twoFactorTicket) {
       const ticket = await twoFactor.issueTicket(account.user.id, loginName);
       const method = requested ?? (methods.length === 1 ? methods[0]! : null);
-      if (method === 'email' || method === 'phone') await twoFactor.sendCode(tfa, method, ctx.culture);
+      if (method === 'email' || method === 'phone') await twoFactor.sendCode(tfa, method, ctx);
       await events.publish('AuthTwoFactorRequired', { userId: account.user.id, userName: loginName, tenantId: account.user.tenantId, method: 'password', request: facts });
       return challenge(methods, method, method === 'email' || method === 'phone', ticket);
     }
@@ -141,7 +141,7 @@ export function createLoginService(deps: AppDeps) {
     }
     if (!input.twoFactorCode) {
       // The client switched method or asked again: a new code for e-mail and phone, same ticket.
-      if (method !== 'totp') await twoFactor.sendCode(tfa, method, ctx.culture);
+      if (method !== 'totp') await twoFactor.sendCode(tfa, method, ctx);
       return challenge(methods, method, method !== 'totp', input.twoFactorTicket);
     }
     if (!(await twoFactor.verify(tfa, method, input.twoFactorCode))) {

@@ -39,6 +39,15 @@ describe('LoginConfig and captcha', () => {
     expect(body.data).toEqual({ loginMethods: ['password'], oAuthProviders: [], captchaEnabled: true });
   });
 
+  it('leaves out the code logins that are switched off', async () => {
+    const off = await startTestServer({ config: { Saas: { Auth: { LoginMethods: ['password', 'email', 'phone-code', 'SMS'], PhoneCodeLoginEnabled: false } } } });
+    try {
+      expect((await off.json('/api/Auth/LoginConfig')).body.data.loginMethods).toEqual(['password', 'email']);
+    } finally {
+      await off.close();
+    }
+  });
+
   it('issues a 4-digit captcha as an SVG image valid 5 minutes, consumed on the first check right or wrong', async () => {
     const headers = fromIp();
     const { captchaId, captchaCode, res } = await captcha(headers);

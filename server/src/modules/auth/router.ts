@@ -18,6 +18,20 @@ import { selfServiceProcedures } from './self-service-router.js';
 import { loginButtons, OAUTH_BUTTONS_KEY } from '../oauth/buttons.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 
+/**
+ * The listed methods without the code logins that are switched off: the UI shows only what is
+ * listed (SPEC LoginConfig), and a button for a method answering 403 would be a dead end.
+ * Names are matched loosely (`email`, `email-code`, `EmailCode`; `phone`, `sms`, `phone-code`).
+ */
+export function enabledLoginMethods(methods: string[], auth: { EmailCodeLoginEnabled: boolean; PhoneCodeLoginEnabled: boolean }): string[] {
+  return methods.filter((m) => {
+    const key = m.toLowerCase().replace(/[^a-z]/g, '');
+    if (key.startsWith('email') || key === 'mail') return auth.EmailCodeLoginEnabled;
+    if (key.startsWith('phone') || key.startsWith('sms')) return auth.PhoneCodeLoginEnabled;
+    return true;
+  });
+}
+
 /** /api/Auth (the service is fixed to the route template "Auth"). */
 
 const CAPTCHA_TTL_MS = 5 * 60_000;
@@ -38,7 +52,7 @@ export const authRouter = router({
       }
       // Only providers both enabled on the server and stored as buttons (oauth/buttons.ts).
       const oAuthProviders = loginButtons(config, settings.find((s) => s.key === OAUTH_BUTTONS_KEY)?.value);
-      return { loginMethods: methods, oAuthProviders, captchaEnabled: config.Saas.Auth.CaptchaEnabled };
+      return { loginMethods: enabledLoginMethods(methods, config.Saas.Auth), oAuthProviders, captchaEnabled: config.Saas.Auth.CaptchaEnabled };
     }),
 
   GetCaptchaAsync: publicProcedure

@@ -45,11 +45,11 @@ export const selfServiceProcedures = {
     .mutation(({ ctx, input }) => codeLoginOf(ctx.deps).login('phone', input.phone, input, ctx)),
 
   TwoFactorLoginAsync: publicProcedure
-    .meta({ summary: 'Completes a code or external login with its second factor', description: 'Posts the ticket of a challenge (from EmailLogin, PhoneLogin or the OAuth callback) with twoFactorMethod and twoFactorCode. Without a code, e-mail and phone codes are sent again.' })
+    .meta({ summary: 'Completes a code or external login with its second factor', description: 'Posts the ticket of a challenge (from EmailLogin, PhoneLogin or the OAuth callback) with twoFactorMethod and twoFactorCode. Without a code, e-mail and phone codes are sent again (one a minute per address and client address; texts 10 a day per number and 50 a day per client address; 429 with Retry-After). Throttled per client address.' })
     .input(twoFactorLoginRequest)
     .output(loginResponse)
     .mutation(async ({ ctx, input }) => {
-      const result = await codeLoginOf(ctx.deps).completeTicket(input, ctx);
+      const result = await codeLoginOf(ctx.deps).twoFactorLogin(input, ctx);
       return 'accessToken' in result ? { requiresTwoFactor: false, token: result } : { ...result, token: null };
     }),
 

@@ -6,8 +6,10 @@ import type { Culture } from '../../config/schema.js';
 import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
+import type { MessageTransport } from '../../infra/messaging/transport.js';
 import type { CodeService } from '../verification/codes.js';
 import { authErrors } from './errors.js';
+import { checkSendLimits } from './send-limits.js';
 import { verifyTotp } from './totp.js';
 
 /** Two-factor method flags (SPEC "Two-factor method flags"). */
@@ -25,12 +27,18 @@ export interface TwoFactorAccount {
   phoneVerified: boolean;
 }
 
-/** The methods an account may use: TOTP once set up; e-mail and phone only when verified. */
-export function availableMethods(a: TwoFactorAccount): TwoFactorMethodName[] {
+/**
+ * The methods an account may use: TOTP once set up; e-mail and phone only when verified and
+ * when the service can send on that channel (production without SMTP or an SMS provider: a code
+ * that can never arrive would only lock the user out, so the method is not offered, and an
+ * account left with none fails closed).
+ */
+export function availableMethods(a: TwoFactorAccount, messages?: MessageTransport): TwoFactorMethodName[] {
+  const can = (channel: 'email' | 'sms') => messages?.available?.(channel) ?? true;
   const methods: TwoFactorMethodName[] = [];
   if (a.twoFactorMethod & TwoFactorFlags.Totp && a.twoFactorSecret) methods.push('totp');
-  if (a.twoFactorMethod & TwoFactorFlags.Email && a.email && a.emailVerified) methods.push('email');
-  if (a.twoFactorMethod & TwoFactorFlags.Phone && a.phone && a.phoneVerified) methods.push('phone');
+  if (a.twoFactorMethod & TwoFactorFlags.Email && a.email && a.emailVerified && can('email')) methods.push('email');
+  if (a.twoFactorMethod & TwoFactorFlags.Phone && a.phone && a.phoneVerified && can('sms')) methods.push('phone');
   return methods;
 }
 
@@ -87,17 +95,22 @@ export function createTwoFactor(deps: TwoFactorDeps) {
     },
 
     /**
-     * Sends an e-mail or SMS code for the second factor. A failed send discards the code, so
-     * no usable code exists that the user never received.
+     * Sends an e-mail or SMS code for the second factor, within the limits of sign-in codes
+     * (a stage without a code re-sends, so unlimited it would mail or text at anyone's request;
+     * 429 beyond). A failed send discards the code, so no usable code exists that the user
+     * never received.
      */
-    async sendCode(account: TwoFactorAccount, method: 'email' | 'phone', culture: Culture): Promise<void> {
+    async sendCode(account: TwoFactorAccount, method: 'email' | 'phone', request: { culture: Culture; ip: string }): Promise<void> {
+      const { culture } = request;
+      const to = method === 'email' ? account.email! : account.phone!;
+      await checkSendLimits(store, 'two-factor', method, to.toLowerCase(), request.ip);
       const purpose = method === 'email' ? 'two-factor-email' : 'two-factor-phone';
       const target = String(account.userId);
       const code = await codes.issue(purpose, target);
       try {
         await deps.messages.send({
           channel: method === 'email' ? 'email' : 'sms',
-          to: method === 'email' ? account.email! : account.phone!,
+          to,
           kind: 'two-factor-code',
           subject: translate(culture, mail.subject),
           text: translate(culture, mail.body, { code }),

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { externalLogins } from '../../../../db/schema/index.js';
+import { externalLogins, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { isAppError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { postgresErrorCode, UNIQUE_VIOLATION } from '../../infra/db/errors.js';
 import { hashPassword } from '../../infra/password.js';
+import { notDeleted } from '../../infra/db/predicates.js';
 import type { RequestContext } from '../../rpc/context.js';
 import { createSelfServiceAccount, emailInUse } from '../auth/accounts.js';
 import { codeLoginOf, findAccountById } from '../auth/code-login.js';
@@ -27,12 +28,29 @@ import type { ExternalIdentity, OAuthProvider } from './providers.js';
 export type LoginOutcome =
   | { kind: 'token'; token: LoginToken }
   | { kind: 'challenge'; challenge: CodeLoginChallenge }
-  | { kind: 'error'; code: 'user_not_found' | 'disabled' | 'locked' | 'two_factor_unavailable' };
+  | { kind: 'error'; code: 'user_not_found' | 'disabled' | 'locked' | 'two_factor_unavailable' | 'too_many_requests' };
 
 export type BindOutcome = 'success' | 'conflict' | 'already_bound' | 'user_not_found';
 
+const ofIdentity = (provider: string, subject: string) => and(eq(externalLogins.provider, provider), eq(externalLogins.providerKey, subject));
+
+/** The live link of an identity: a soft-deleted user's link neither signs in nor blocks anyone. */
 const findLink = async (db: Executor, provider: string, subject: string) =>
-  (await db.select().from(externalLogins).where(and(eq(externalLogins.provider, provider), eq(externalLogins.providerKey, subject))).limit(1))[0];
+  (
+    await db
+      .select({ id: externalLogins.id, userId: externalLogins.userId })
+      .from(externalLogins)
+      .innerJoin(users, eq(users.id, externalLogins.userId))
+      .where(and(ofIdentity(provider, subject), notDeleted(users.isDeleted)))
+      .limit(1)
+  )[0];
+
+/**
+ * Under the identity lock, drops the identity's links to soft-deleted users before a new link
+ * is written: left in place, one in the same tenant would hit the unique index.
+ */
+const dropDeadLinks = (tx: Transaction, provider: string, subject: string) =>
+  tx.delete(externalLogins).where(and(ofIdentity(provider, subject), sql`exists (select 1 from ${users} where ${users.id} = ${externalLogins.userId} and ${users.isDeleted} = true)`));
 
 /**
  * Serializes the writers of one identity (the unique index includes the tenant, so it alone
@@ -71,6 +89,7 @@ async function createExternalAccount(deps: AppDeps, provider: OAuthProvider, ide
     },
     async (tx, id, tenantId) => {
       await lockIdentity(tx, provider.provider, identity.subject);
+      await dropDeadLinks(tx, provider.provider, identity.subject);
       const existing = await findLink(tx, provider.provider, identity.subject);
       if (existing) throw new AlreadyLinked(existing.userId);
       await tx.insert(externalLogins).values({
@@ -136,6 +155,8 @@ export async function loginWithIdentity(deps: AppDeps, provider: OAuthProvider, 
       const challenge = await codeLogin.challenge(account, { loginName, via: `oauth:${provider.name}`, method: 'oauth', excluded: null }, undefined, facts, ctx);
       return { kind: 'challenge', challenge };
     } catch (error) {
+      // A code sent to this account less than a minute ago (or the day's texts used up).
+      if (isAppError(error) && error.definition.status === 429) return { kind: 'error', code: 'too_many_requests' };
       if (isAppError(error) && error.definition.status < 500) return { kind: 'error', code: 'two_factor_unavailable' };
       throw error;
     }
@@ -149,6 +170,7 @@ export async function bindIdentity(deps: AppDeps, provider: OAuthProvider, ident
   if (!account) return 'user_not_found';
   const outcome = await deps.db.transaction(async (tx): Promise<BindOutcome> => {
     await lockIdentity(tx, provider.provider, identity.subject);
+    await dropDeadLinks(tx, provider.provider, identity.subject);
     const link = await findLink(tx, provider.provider, identity.subject);
     if (link) return link.userId === userId ? 'success' : 'conflict';
     // One identity per provider and user (UnlinkAccount names the provider only).

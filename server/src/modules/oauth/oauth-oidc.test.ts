@@ -240,6 +240,35 @@ describe('binding', () => {
     expect((await flow(person(), `provider=corp&bindTicket=${await ticketFor(owner)}`)).params).toEqual({ bind: 'already_bound' });
   });
 
+  it('forgets the link of a deleted account: the identity signs up anew, or binds to another account', async () => {
+    const identity = person();
+    const first = await flow(identity);
+    const deleted = BigInt(String(claimsOf(first.params.accessToken!).UserId));
+    // The soft delete of DELETE /api/User/User.
+    await deps().db.update(users).set({ isDeleted: true, deletedTime: new Date() }).where(eq(users.id, deleted));
+    const again = await flow(identity);
+    expect(again.params).toHaveProperty('accessToken');
+    const fresh = BigInt(String(claimsOf(again.params.accessToken!).UserId));
+    expect(fresh).not.toBe(deleted);
+    // Same tenant as before: the dead link was removed, not left to hit the unique index.
+    expect(await linkOf(identity.sub)).toMatchObject({ userId: fresh });
+    await deps().db.update(users).set({ isDeleted: true, deletedTime: new Date() }).where(eq(users.id, fresh));
+    const other = await createTestUser(deps());
+    const ticket = (await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer((await loginAs(server, other)).accessToken) })).body.data as string;
+    expect((await flow(identity, `provider=corp&bindTicket=${ticket}`)).params).toEqual({ bind: 'success', provider: 'corp' });
+    expect(await deps().db.select().from(externalLogins).where(eq(externalLogins.providerKey, identity.sub))).toEqual([expect.objectContaining({ userId: other.id })]);
+  });
+
+  it('refuses the ticket to an impersonation session (403)', async () => {
+    const user = await createTestUser(deps());
+    const token = (await loginAs(server, user)).accessToken;
+    // Mark the session as an impersonation, as the impersonation endpoint writes it.
+    const sessionId = BigInt(claimsOf(token).SessionId as string);
+    await deps().db.update(userSessions).set({ impersonatorUserId: (await createTestUser(deps())).id }).where(eq(userSessions.id, sessionId));
+    await deps().sessionState.invalidateSession(sessionId);
+    expect((await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer(token) })).status).toBe(403);
+  });
+
   it('needs a session for the ticket', async () => {
     expect((await server.json('/api/Auth/OAuthBindTicket', { method: 'POST' })).status).toBe(401);
   });
@@ -251,6 +280,11 @@ describe('failures end in a redirect with a clear error', () => {
     expect(frontendResult((await startFlow(server, 'provider=off')).location).params).toEqual({ error: 'challenge_failed' });
     expect(frontendResult((await startFlow(server, '')).location).params).toEqual({ error: 'invalid_provider' });
     expect(frontendResult((await startFlow(server, 'provider=corp&bindTicket=forged')).location).params).toEqual({ bind: 'ticket_invalid' });
+  });
+
+  it('answers bind=challenge_failed, not error=, for an unknown provider in bind mode', async () => {
+    expect(frontendResult((await startFlow(server, 'provider=nope&bindTicket=forged')).location).params).toEqual({ bind: 'challenge_failed' });
+    expect(frontendResult((await startFlow(server, 'provider=off&bindTicket=forged')).location).params).toEqual({ bind: 'challenge_failed' });
   });
 
   it('provider down at the start', async () => {

@@ -234,5 +234,7 @@ describe('bind ticket lifetime (frozen clock, in-process store)', () => {
     clock.advance(60_000);
     for (let i = 0; i < 4; i++) expect(new URL((await startFlow(frozen, 'provider=github')).location).host).toBe('github.com');
     expect(frontendResult((await startFlow(frozen, 'provider=github')).location).params).toEqual({ error: 'too_many_requests' });
+    // A binding page reads bind=, so a throttled binding answers there.
+    expect(frontendResult((await startFlow(frozen, 'provider=github&bindTicket=any')).location).params).toEqual({ bind: 'too_many_requests' });
   });
 });

@@ -82,13 +82,15 @@ export function createOAuthWeb(deps: AppDeps) {
   async function externalLogin(c: Context<HonoEnv>): Promise<Response> {
     const query = queryOf(c);
     const name = query.get('provider')?.trim().toLowerCase();
+    const bindTicket = query.get('bindticket');
+    // A binding page reads `bind=`, not `error=` (ORIGINAL-FACTS 3.2: `bind=challenge_failed`).
+    const param = bindTicket === undefined ? 'error' : 'bind';
     if (!name) return toFrontend(c, { error: 'invalid_provider' });
     const provider = providers.get(name);
-    if (!provider) return toFrontend(c, { error: 'challenge_failed' });
+    if (!provider) return toFrontend(c, { [param]: 'challenge_failed' });
     const ip = c.get('info').ip;
     const limit = await hitRateLimit(deps.store, `oauth-start:ip:${ip}`, deps.config.Saas.Auth.ThrottlePerIp, 60_000);
-    if (!limit.allowed) return toFrontend(c, { error: 'too_many_requests' });
-    const bindTicket = query.get('bindticket');
+    if (!limit.allowed) return toFrontend(c, { [param]: 'too_many_requests' });
     let bindUserId: bigint | undefined;
     if (bindTicket !== undefined) {
       bindUserId = await takeBindTicket(deps.store, bindTicket);

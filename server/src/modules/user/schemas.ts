@@ -14,7 +14,17 @@ const userName = () => z.string().trim().regex(/^[\p{L}\p{N}_.-]{2,50}$/u, 'user
 const text = (max: number) => z.string().trim().max(max);
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const email = () => z.string().trim().max(100).pipe(z.email());
-const phone = () => z.string().trim().regex(/^\+?[0-9][0-9 -]{2,19}$/, 'phone');
+/**
+ * Stored without its spaces and dashes: phone login compares the number it is given, with its
+ * separators removed, to the stored one exactly (an indexable equality), so `+1 555-0100` typed
+ * here must be stored as `+15550100` (migration 0004 did the same to the numbers stored before).
+ */
+const phone = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9][0-9 -]{2,19}$/, 'phone')
+    .transform((v) => v.replace(/[\s-]/g, ''));
 const birthday = () => zDate();
 
 const profileFields = {

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, roles, tenantMemberships, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
 import { createSuperAdmin, createTestTenant, createTestUser, GOOD_PASSWORD, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
+import { readOutbox } from '../../infra/messaging/outbox.js';
 import { adminApi, grantScopedRole, member, startAdminServer, tenantAdmin, tenantWithAdmin } from './admin-test-kit.js';
 
 let server: TestServer;
@@ -88,6 +90,22 @@ describe('UserQuery', () => {
 });
 
 describe('User create', () => {
+  it('stores a phone typed with spaces and dashes as its digits, so phone login finds it', async () => {
+    const { tenantId, api } = await tenantWithAdmin(server);
+    const res = await api.post('/api/User/User', { userName: `phil_${tenantId}`, initialPassword: GOOD_PASSWORD, email: `phil_${tenantId}@example.test`, phone: '+1 555-0100' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.phone).toBe('+15550100');
+    const id = BigInt(res.body.data.basicId);
+    // Verified as the profile's phone verification would (not an administrator's to do).
+    await deps().db.update(users).set({ phoneVerified: true }).where(eq(users.id, id));
+    expect((await server.json('/api/Auth/PhoneLoginCode', { method: 'POST', json: { phone: '+1 (555) 0100' } })).status).toBe(200);
+    const sms = (await readOutbox(path.join(deps().config.App.DataDir, 'outbox'))).filter((m) => m.to === '+15550100' && m.kind === 'login-code').at(-1);
+    expect(sms).toBeDefined();
+    const login = await server.json('/api/Auth/PhoneLogin', { method: 'POST', json: { phone: '+1 555-0100', code: /\b(\d{6})\b/.exec(sms!.text)![1] } });
+    expect(login.status).toBe(200);
+    expect(login.body.data.accessToken).toBeTruthy();
+  });
+
   it('creates a user with its membership and answers its detail; the first login forces a password change', async () => {
     const { tenantId, user: admin, api } = await tenantWithAdmin(server);
     const res = await api.post('/api/User/User', { userName: `nina_${tenantId}`, initialPassword: GOOD_PASSWORD, email: `nina_${tenantId}@example.test`, nickName: 'Nina', gender: 'Female', memberType: 'Admin' });
