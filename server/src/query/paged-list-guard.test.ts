@@ -263,6 +263,6 @@ describe('through the host', () => {
     expect(en.body.data).toEqual([{ field: 'conditions.filters[1].operator', message: expect.stringContaining('Unknown value') }]);
     const value = await post({ conditions: { filters: [{ field: 'createdTime', operator: 'GreaterThan', value: 'soon' }] } }, 'de-DE');
     expect(value.status).toBe(400);
-    expect(value.body.data).toEqual([{ field: 'conditions.filters[0].value', message: 'Kein gültiger Zeitpunkt' }]);
+    expect(value.body.data).toEqual([{ field: 'conditions.filters[0].value', message: 'Kein gültiger Zeitpunkt (Jahre 0001 bis 9999)' }]);
   });
 });
