@@ -322,6 +322,30 @@ describe('failures end in a redirect with a clear error', () => {
     expect((await flow(person())).params).toEqual({ error: 'provider_unavailable' });
   });
 
+  it('an ID token with another nonce, for another client, or with a broken signature', async () => {
+    // The mock signs the access token too: only the ID token carries the login's nonce.
+    let tamper: ((payload: Record<string, unknown>) => void) | undefined;
+    const onSigning = (token: { payload: Record<string, unknown> }) => {
+      if ('nonce' in token.payload && tamper) tamper(token.payload);
+    };
+    mock.service.on('beforeTokenSigning', onSigning);
+    try {
+      tamper = (payload) => (payload.nonce = 'a-nonce-of-another-login');
+      expect((await flow(person())).params).toEqual({ error: 'external_auth_failed' });
+      tamper = (payload) => (payload.aud = 'some-other-client');
+      expect((await flow(person())).params).toEqual({ error: 'external_auth_failed' });
+    } finally {
+      mock.service.off('beforeTokenSigning', onSigning);
+    }
+    mock.service.once('beforeResponse', (response) => {
+      const body = response.body as { id_token?: string };
+      if (body.id_token) body.id_token = `${body.id_token.slice(0, -6)}AAAAAA`;
+    });
+    expect((await flow(person())).params).toEqual({ error: 'external_auth_failed' });
+    // And the flow itself still works.
+    expect((await flow(person())).params.accessToken).toBeTruthy();
+  });
+
   it('userinfo about another subject than the ID token', async () => {
     userinfoSub = 'someone-else';
     expect((await flow(person())).params).toEqual({ error: 'external_profile_invalid' });
