@@ -120,6 +120,16 @@ describe('role update with a data scope', () => {
     expect((await audit()).map((e) => [e.action, (e.detail as { from?: string }).from])).toEqual([['RoleDataScopeChanged', 'Custom']]);
   });
 
+  it('creates a role with a chosen scope only with the data-scope code; the default scope needs none', async () => {
+    const { api: creator } = await tenantUser(server, tenantId, ['saas:role:create', 'saas:role:read']);
+    const denied = await creator.post('/api/Role/Role', { roleCode: code(), roleName: 'Sees all', dataScope: 'All' });
+    expect(denied.status).toBe(403);
+    expect(denied.body.data).toContain('saas:role-data-scope:update');
+    const plain = await creator.post('/api/Role/Role', { roleCode: code(), roleName: 'Plain', dataScope: 'SelfOnly' });
+    expect(plain.status).toBe(200);
+    expect((await create({ dataScope: 'All' })).status).toBe(200);
+  });
+
   it('refuses a changed scope without the data-scope code, or over departments of another tenant; an unchanged one passes', async () => {
     const role = (await create({ dataScope: 'DepartmentOnly' })).body.data.basicId as string;
     const { api: editor } = await tenantUser(server, tenantId, ['saas:role:update', 'saas:role:read']);

@@ -33,10 +33,16 @@ const DATA_SCOPE_CODE = permission('saas:role-data-scope:update');
  */
 export const roleRouter = router({
   CreateRoleAsync: authedProcedure
-    .meta({ permission: permission('saas:role:create'), summary: 'Creates a role in the current context' })
+    .meta({ permission: permission('saas:role:create'), summary: 'Creates a role in the current context; a data scope other than the default (SelfOnly), or departments, also needs saas:role-data-scope:update' })
     .input(createRoleInput)
     .output(roleDetail)
-    .mutation(({ ctx, input }) => roleServices(ctx.deps).roles.create(scopeOf(ctx), input)),
+    .mutation(async ({ ctx, input }) => {
+      // As on update: choosing what a role sees is the data-scope permission's (a form that sends
+      // the default scope asks for nothing).
+      const widens = (input.dataScope !== undefined && input.dataScope !== 'SelfOnly') || (input.departmentIds?.length ?? 0) > 0;
+      if (widens) await requirePermission(ctx, ctx.auth, DATA_SCOPE_CODE);
+      return roleServices(ctx.deps).roles.create(scopeOf(ctx), input);
+    }),
 
   UpdateRoleAsync: authedProcedure
     .meta({ permission: permission('saas:role:update'), summary: 'Updates a role (send the version read; a stale one answers 409); a changed dataScope also needs saas:role-data-scope:update' })
