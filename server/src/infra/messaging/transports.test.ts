@@ -10,6 +10,7 @@ import { createLogger } from '../logger.js';
 import { createTestUser, watchCodes } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { generateTotpSecret } from '../../modules/auth/totp.js';
+import { tokenIn } from '../../modules/auth/self-service-test-kit.js';
 import { TwoFactorFlags } from '../../modules/auth/two-factor.js';
 import { readOutbox } from './outbox.js';
 import { checkMessagingConfig, missingTransports } from './select.js';
@@ -186,7 +187,23 @@ describe('transport failures', () => {
     // Undone: the same registration can be tried again (no 409), and it fails the same way.
     expect((await post(server, '/api/Auth/Register', { email: 'failing-mail@example.test', password: 'Str0ng#Passw0rd!' })).status).toBe(502);
 
-    expect((await post(server, '/api/Auth/PasswordResetRequest', { email: user.email })).status).toBe(502);
+    // The link of the mail that could not be sent: read from the message handed to the
+    // transport, it must not work (the reset was undone).
+    const messages = server.runtime.deps.messages;
+    const send = messages.send.bind(messages);
+    const attempted: string[] = [];
+    messages.send = async (message) => {
+      attempted.push(message.text);
+      return send(message);
+    };
+    try {
+      expect((await post(server, '/api/Auth/PasswordResetRequest', { email: user.email })).status).toBe(502);
+    } finally {
+      messages.send = send;
+    }
+    expect(attempted).toHaveLength(1);
+    const consumed = await post(server, '/api/Auth/ConsumePasswordResetToken', { token: tokenIn(attempted[0]!), newPassword: 'N3w#Secret-Phrase' });
+    expect(consumed.status).toBe(400);
   });
 });
 
