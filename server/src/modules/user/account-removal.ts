@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { Executor } from '../../infra/db/client.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 import type { RequestContext } from '../../rpc/context.js';
 import { actorOf, auditChange } from '../audit/change.js';
@@ -24,6 +25,15 @@ export interface RemovalAudit {
 }
 
 /**
+ * Logins of a user that apply device policies queue on the user's security row and then write
+ * the users row; taking the same row first here keeps one lock order with them (the opposite
+ * order deadlocks on PostgreSQL, and the loser answered 409).
+ */
+async function queueWithLogins(tx: Executor, userId: bigint): Promise<void> {
+  await tx.select({ id: userSecurity.userId }).from(userSecurity).where(eq(userSecurity.userId, userId)).for('update');
+}
+
+/**
  * Sets an account's status. Disabling ends every session of the user and every impersonation
  * session it started; with `rotateStamp` the security stamp changes too (outstanding reset links
  * and any token minted before it die even if a session escaped). Caches drop after the commit.
@@ -37,6 +47,7 @@ export async function setAccountStatus(
 ): Promise<void> {
   const { db, clock } = deps;
   const ended = await db.transaction(async (tx) => {
+    await queueWithLogins(tx, userId);
     await tx.update(users).set({ status, modifiedTime: clock.now(), modifiedBy: ctx.auth.userId, version: sql`${users.version} + 1` }).where(eq(users.id, userId));
     if (options.rotateStamp) await tx.update(userSecurity).set({ securityStamp: randomUUID() }).where(eq(userSecurity.userId, userId));
     await auditChange(tx, deps, actorOf(ctx), options.audit.action, { type: 'User', id: userId, userId }, options.audit.detail);
@@ -58,6 +69,7 @@ export async function softDeleteAccount(deps: AppDeps, ctx: Ctx, userId: bigint,
   const { db, clock } = deps;
   const now = clock.now();
   const ended = await db.transaction(async (tx) => {
+    await queueWithLogins(tx, userId);
     const [deleted] = await tx
       .update(users)
       .set({ isDeleted: true, deletedTime: now, deletedBy: ctx.auth.userId, modifiedTime: now, modifiedBy: ctx.auth.userId, version: sql`${users.version} + 1` })
