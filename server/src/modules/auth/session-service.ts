@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { refreshTokens, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
+import { refreshTokens, users, userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { RequestFacts } from './events.js';
@@ -10,6 +10,7 @@ import { LOGIN_SUCCEEDED, requestColumns, writeLoginLog } from './login-log.js';
 import { SessionStatus, type LockReason, type SessionState } from './session-state.js';
 import type { LoginToken, TokenSubject } from './tokens.js';
 import { notDeleted } from '../../infra/db/predicates.js';
+import { queueWithLogins } from './user-lock.js';
 
 /** The account facts a new session needs. */
 export interface SessionUser extends TokenSubject {
@@ -182,7 +183,7 @@ export function createSessionService(deps: SessionDeps) {
         if (!options.impersonatorUserId) {
           // Logins of one user queue here: without this, parallel logins each see the others'
           // sessions uncommitted and AllowMultiLogin=false or MaxLoginDevices would not hold.
-          await tx.select({ id: userSecurity.userId }).from(userSecurity).where(eq(userSecurity.userId, user.userId)).for('update');
+          await queueWithLogins(tx, user.userId);
         }
         // Device policies, applied before the new session exists so they never evict it.
         const others = options.impersonatorUserId ? [] : await activeSessions(tx, user.userId);

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
-import { userSecurity, userSessions } from '../../../../db/schema/index.js';
+import { userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor } from '../../infra/db/client.js';
@@ -11,6 +11,7 @@ import type { AuthContext } from '../auth/session-gate.js';
 import { SessionStatus } from '../auth/session-state.js';
 import { deviceTypeCode } from '../user-session/device-type.js';
 import { profileErrors } from './errors.js';
+import { queueWithLogins } from '../auth/user-lock.js';
 
 /**
  * The caller's own sessions under /api/Profile (ORIGINAL-FACTS §3.3): list them, end one, end
@@ -61,7 +62,7 @@ export async function listOwnSessions(deps: AppDeps, ctx: Ctx) {
  * passed the gate, and both would end: the one that commits second must find itself revoked.
  */
 async function lockCaller(tx: Executor, ctx: Ctx): Promise<void> {
-  await tx.select({ id: userSecurity.userId }).from(userSecurity).where(eq(userSecurity.userId, ctx.auth.userId)).for('update');
+  await queueWithLogins(tx, ctx.auth.userId);
   const [own] = await tx.select({ status: userSessions.status, isDeleted: userSessions.isDeleted }).from(userSessions).where(eq(userSessions.id, ctx.auth.sessionId));
   if (!own || own.status !== SessionStatus.Active || own.isDeleted) throw appError(authErrors.LOGIN_EXPIRED);
 }

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
-import type { Executor } from '../../infra/db/client.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 import type { RequestContext } from '../../rpc/context.js';
 import { actorOf, auditChange } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
 import type { AuthContext } from '../auth/session-gate.js';
 import { announceEnded, endAllSessionsIn } from '../user-session/revoke-all.js';
+import { queueWithLogins } from '../auth/user-lock.js';
 
 /**
  * The writes that disable or delete an account, shared by the administrator's endpoints
@@ -22,15 +22,6 @@ type Ctx = RequestContext & { auth: AuthContext };
 export interface RemovalAudit {
   action: AuditAction;
   detail?: Record<string, unknown>;
-}
-
-/**
- * Logins of a user that apply device policies queue on the user's security row and then write
- * the users row; taking the same row first here keeps one lock order with them (the opposite
- * order deadlocks on PostgreSQL, and the loser answered 409).
- */
-async function queueWithLogins(tx: Executor, userId: bigint): Promise<void> {
-  await tx.select({ id: userSecurity.userId }).from(userSecurity).where(eq(userSecurity.userId, userId)).for('update');
 }
 
 /**
