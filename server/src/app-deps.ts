@@ -15,6 +15,7 @@ import type { TokenService } from './modules/auth/tokens.js';
 import type { AuthorizationService } from './modules/authz/service.js';
 import type { CodeService } from './modules/verification/codes.js';
 import type { CredentialDirectory } from './modules/credentials/directory.js';
+import type { MaintenanceControl } from './modules/maintenance/control.js';
 import type { EphemeralStore } from './stores/store.js';
 
 /** A readiness probe: resolves when the part it checks can serve. */
@@ -63,4 +64,6 @@ export interface AppDeps {
   sessionOps: SessionOperations;
   /** API credentials by AppKey (cached, secrets opened) for the signature check; seals new secrets. */
   credentials: CredentialDirectory;
+  /** The operator's run-time maintenance switch, shared by every node. */
+  maintenanceControl: MaintenanceControl;
 }

@@ -18,6 +18,7 @@ import { buildRouteTable, type RouteEntry } from './routes/table.js';
 import { GUARD } from './rpc/trpc.js';
 import { createOpenApiGate, signedRequestOf } from './modules/openapi/gate.js';
 import { createOAuthWeb } from './modules/oauth/web.js';
+import { mountOperatorSwitch } from './modules/maintenance/operator-route.js';
 
 /**
  * tRPC answers some refusals (wrong content type, unknown procedure) before it builds a context,
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
   const openApi = () => (document ??= buildOpenApiDocument(table, { title: API_TITLE, version: deps.config.App.Version }));
 
   mountDocs(app, openApi);
+  mountOperatorSwitch(app, deps, deps.maintenanceControl, deps.config.App.OperatorKey);
 
   // /trpc serves the same procedures as the REST facade, so a procedure whose REST path is
   // protected needs the signature on /trpc as well, whether or not /trpc itself is listed. The

@@ -3,7 +3,8 @@ import { seedDatabase } from '../../db/seed/seed.js';
 import type { AppDeps } from './app-deps.js';
 import { createApp, type ApiDefinition } from './app.js';
 import type { AppConfig } from './config/schema.js';
-import { checkProductionSecrets, resolveJwtSecret } from './config/secrets.js';
+import { checkProductionSecrets, resolveJwtSecret, resolveOperatorKey } from './config/secrets.js';
+import { createMaintenanceControl } from './modules/maintenance/control.js';
 import { MaintenanceSwitch } from './http/maintenance.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import { openDatabase, pgliteDir, type DatabaseHandle } from './infra/db/client.js';
@@ -84,7 +85,8 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ level: config.App.LogLevel });
   const jwtSecret = await resolveJwtSecret(config);
-  const resolved: AppConfig = { ...config, Jwt: { ...config.Jwt, SecretKey: jwtSecret } };
+  const operatorKey = await resolveOperatorKey(config);
+  const resolved: AppConfig = { ...config, App: { ...config.App, OperatorKey: operatorKey }, Jwt: { ...config.Jwt, SecretKey: jwtSecret } };
   const credentialKeys = await resolveCredentialKeys(config);
   const maintenance = new MaintenanceSwitch(config.App.MaintenanceMode, config.App.MaintenanceRetryAfterSeconds);
   const database = await openConfiguredDatabase(config);
@@ -95,6 +97,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
   const sessionState = createSessionStateService({ db: database.db, store, clock, logger });
   const credentials = createCredentialDirectory({ db: database.db, store, clock, logger, keys: credentialKeys.keys, currentKeyId: credentialKeys.currentId });
   await Promise.all([authz.start(), sessionState.start(), credentials.start()]);
+  const maintenanceControl = createMaintenanceControl({ db: database.db, store, clock, logger, maintenance, pollMs: config.App.MaintenancePollSeconds * 1000 });
   const base = {
     config: resolved,
     logger,
@@ -116,6 +119,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     // Codes are stored as HMACs under a key derived from the JWT secret (never the secret itself).
     codes: createCodeService(store, `codes:${jwtSecret}`),
     credentials,
+    maintenanceControl,
   };
   // Services that need the others are attached once the rest exists.
   const deps = { ...base, sessions: createSessionService(base) } as unknown as AppDeps;
@@ -142,6 +146,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
       });
       if (seeded.createdAdmin) logger.info('seeded the platform administrator', { email: config.Saas.Seed.AdminEmail });
       await syncOAuthButtons({ db: database.db, config, logger });
+      await maintenanceControl.start();
     },
   }).then(
     (result) => {
@@ -165,7 +170,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     close: async () => {
       await ready.catch(() => undefined);
       await releaseNode();
-      await Promise.all([authz.stop(), sessionState.stop(), credentials.stop()]);
+      await Promise.all([authz.stop(), sessionState.stop(), credentials.stop(), maintenanceControl.stop()]);
       await store.close();
       await database.close();
       messages.close();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './load.js';
-import { resolveJwtSecret, secretWeakness } from './secrets.js';
+import { resolveJwtSecret, resolveOperatorKey, secretWeakness } from './secrets.js';
 
 describe('loadConfig', () => {
   it('maps ASP.NET-style variables, case-insensitively, with arrays as __0, __1', () => {
@@ -87,6 +87,27 @@ describe('JWT secret', () => {
     expect(secretWeakness(first)).toBeUndefined();
     expect(await resolveJwtSecret(config)).toBe(first);
     const file = path.join(dir, 'secrets', 'jwt-secret');
+    expect((await readFile(file, 'utf8')).trim()).toBe(first);
+    expect((await stat(file)).mode & 0o077).toBe(0);
+  });
+});
+
+describe('operator key', () => {
+  it('production has no switch without one and refuses a weak one', async () => {
+    await expect(resolveOperatorKey(loadConfig({ APP_ENV: 'production' }))).resolves.toBeUndefined();
+    await expect(resolveOperatorKey(loadConfig({ APP_ENV: 'production', App__OperatorKey: 'changeme' }))).rejects.toThrow(/OperatorKey/);
+    const strong = 'Qm4xT9vB2nK7pW1cZ8rY5uL3hF6dS0aJ';
+    await expect(resolveOperatorKey(loadConfig({ APP_ENV: 'production', App__OperatorKey: strong }))).resolves.toBe(strong);
+  });
+
+  it('development generates one and keeps it under DATA_DIR, apart from the JWT secret', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'portcullis-'));
+    const config = loadConfig({ DATA_DIR: dir });
+    const first = await resolveOperatorKey(config);
+    expect(secretWeakness(first)).toBeUndefined();
+    expect(await resolveOperatorKey(config)).toBe(first);
+    expect(await resolveJwtSecret(config)).not.toBe(first);
+    const file = path.join(dir, 'secrets', 'operator-key');
     expect((await readFile(file, 'utf8')).trim()).toBe(first);
     expect((await stat(file)).mode & 0o077).toBe(0);
   });

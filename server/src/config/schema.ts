@@ -101,6 +101,14 @@ export const configSchema = z.object({
     /** Start in maintenance mode (503 + Retry-After for everything but health and discovery). */
     MaintenanceMode: bool(false),
     MaintenanceRetryAfterSeconds: int(30, 1),
+    /**
+     * Bearer key of the operator's maintenance switch (PUT /ops/maintenance, `npm run
+     * maintenance`). Development keeps a generated one under DATA_DIR; production without one
+     * has no run-time switch, and refuses a weak one.
+     */
+    OperatorKey: z.string().optional(),
+    /** How often each node re-reads the operator's switch, besides the immediate cross-node message. */
+    MaintenancePollSeconds: int(5, 1, 3600),
     LogLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     /** Public base address of this service, used in mailed links and OAuth redirects. */
     PublicBaseUrl: z.string().default('http://localhost:8080'),

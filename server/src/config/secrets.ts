@@ -33,7 +33,33 @@ export async function resolveJwtSecret(config: AppConfig): Promise<string> {
   }
   if (configured) return configured;
   if (config.Database.InMemory) return randomBytes(48).toString('base64url');
-  const file = path.join(config.App.DataDir, 'secrets', 'jwt-secret');
+  return readOrCreateSecret(path.join(config.App.DataDir, 'secrets', 'jwt-secret'));
+}
+
+/**
+ * Resolves the operator's key (the maintenance switch). Production refuses a weak one and, when
+ * none is set, has no switch (undefined). Development keeps a generated one under DATA_DIR,
+ * where `npm run maintenance` finds it; an in-memory database gets one for the process.
+ */
+export async function resolveOperatorKey(config: AppConfig): Promise<string | undefined> {
+  const configured = config.App.OperatorKey;
+  const weakness = configured === undefined ? undefined : secretWeakness(configured);
+  if (configured !== undefined && !weakness) return configured;
+  if (config.App.Env === 'production') {
+    if (configured === undefined) return undefined;
+    throw new ConfigError(`App__OperatorKey is ${weakness}; use 32+ random bytes, or leave it unset to have no run-time maintenance switch.`);
+  }
+  if (configured) return configured;
+  if (config.Database.InMemory) return randomBytes(32).toString('base64url');
+  return readOrCreateSecret(operatorKeyFile(config));
+}
+
+/** Where development keeps the generated operator key. */
+export function operatorKeyFile(config: AppConfig): string {
+  return path.join(config.App.DataDir, 'secrets', 'operator-key');
+}
+
+async function readOrCreateSecret(file: string): Promise<string> {
   try {
     const stored = (await readFile(file, 'utf8')).trim();
     if (!secretWeakness(stored)) return stored;
