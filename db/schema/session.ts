@@ -41,7 +41,12 @@ export const userSessions = pgTable(
     isDeleted: boolean().notNull().default(false),
     ...versionColumn(),
   },
-  (t) => [index('user_sessions_user_status_idx').on(t.userId, t.status), index('user_sessions_tenant_idx').on(t.tenantId)],
+  (t) => [
+    index('user_sessions_user_status_idx').on(t.userId, t.status),
+    index('user_sessions_tenant_idx').on(t.tenantId),
+    // The expiry sweep of impersonation sessions reads only these few rows.
+    index('user_sessions_impersonation_active_idx').on(t.expirationTime).where(sql`${t.impersonatorUserId} is not null and ${t.status} = 0`),
+  ],
 );
 
 /**

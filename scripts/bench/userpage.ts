@@ -12,7 +12,7 @@ import { systemSettings, tenants, users } from '../../db/schema/index.js';
 import { openDatabase } from '../../server/src/infra/db/client.js';
 import { runUpgrade } from '../../server/src/infra/db/migrator.js';
 import { createLogger } from '../../server/src/infra/logger.js';
-import { userList } from '../../server/src/modules/user/user-list.js';
+import { userListIn } from '../../server/src/modules/user/user-list.js';
 import { pagedRequestSchema } from '../../server/src/query/index.js';
 import { startPostgresCluster } from '../../server/src/testing/postgres.js';
 
@@ -135,7 +135,7 @@ async function measureOn(server: string, label: string): Promise<void> {
         },
         page: { pageIndex: 1, pageSize: 20 },
       });
-      const result = await userList.run(db, {
+      const result = await userListIn(TENANT).run(db, {
         request,
         base: and(eq(users.tenantId, TENANT), eq(users.isDeleted, false)),
         can: () => true,

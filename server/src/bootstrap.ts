@@ -5,6 +5,7 @@ import { createApp, type ApiDefinition } from './app.js';
 import type { AppConfig } from './config/schema.js';
 import { checkProductionSecrets, resolveJwtSecret, resolveOperatorKey } from './config/secrets.js';
 import { createMaintenanceControl } from './modules/maintenance/control.js';
+import { createImpersonationExpiry } from './modules/impersonation/expiry.js';
 import { MaintenanceSwitch } from './http/maintenance.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import { openDatabase, pgliteDir, type DatabaseHandle } from './infra/db/client.js';
@@ -17,7 +18,6 @@ import type { AppEvents } from './app-events.js';
 import { createEventBus } from './infra/events.js';
 import { checkMessagingConfig, createMessageTransport } from './infra/messaging/select.js';
 import { registerAuthHandlers } from './modules/auth/handlers.js';
-import { registerImpersonationHandlers } from './modules/impersonation/handlers.js';
 import { createLoginService } from './modules/auth/login-service.js';
 import { createSessionOperations } from './modules/auth/session-operations.js';
 import { createSessionService } from './modules/auth/session-service.js';
@@ -126,8 +126,8 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
   deps.login = createLoginService(deps);
   deps.sessionOps = createSessionOperations(deps);
   registerAuthHandlers(deps);
-  registerImpersonationHandlers(deps);
   const { app, table } = createApp(deps, options.api);
+  const impersonationExpiry = createImpersonationExpiry(deps);
 
   let releaseNode = async () => {};
   maintenance.enable('upgrade');
@@ -147,6 +147,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
       if (seeded.createdAdmin) logger.info('seeded the platform administrator', { email: config.Saas.Seed.AdminEmail });
       await syncOAuthButtons({ db: database.db, config, logger });
       await maintenanceControl.start();
+      impersonationExpiry.start();
     },
   }).then(
     (result) => {
@@ -170,6 +171,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     close: async () => {
       await ready.catch(() => undefined);
       await releaseNode();
+      impersonationExpiry.stop();
       await Promise.all([authz.stop(), sessionState.stop(), credentials.stop(), maintenanceControl.stop()]);
       await store.close();
       await database.close();

@@ -1,3 +1,4 @@
+import { actingUserId } from '../impersonation/guard.js';
 import { and, eq } from 'drizzle-orm';
 import { tenants, users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
@@ -64,7 +65,7 @@ export function createSessionOperations(deps: AppDeps) {
 
     /** POST /api/Auth/Logout: the session and its tokens end (logout event). */
     async logout(auth: AuthContext, ctx: RequestContext): Promise<void> {
-      await sessions.revoke(auth.userId, [auth.sessionId], 'Logout');
+      await sessions.revoke(auth.userId, [auth.sessionId], 'Logout', true, { userId: actingUserId(auth), ip: ctx.ip, traceId: ctx.traceId, endReason: 'logout' });
       await events.publish('AuthLogout', { userId: auth.userId, userName: auth.state.userName, tenantId: auth.tenantId, sessionId: auth.sessionId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
     },
 

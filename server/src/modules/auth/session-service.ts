@@ -11,6 +11,7 @@ import { SessionStatus, type LockReason, type SessionState } from './session-sta
 import type { LoginToken, TokenSubject } from './tokens.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 import { queueWithLogins } from './user-lock.js';
+import { writeAudit, type AuditEntry } from '../audit/write.js';
 
 /** The account facts a new session needs. */
 export interface SessionUser extends TokenSubject {
@@ -34,6 +35,29 @@ export interface CreateSessionOptions {
    */
   recordLogin?: { loginName: string };
   lifetimeMs?: number;
+}
+
+/** Who ended sessions, for the audit of an impersonation that ends with them. */
+export interface RevokedBy {
+  userId: bigint;
+  ip?: string;
+  traceId?: string;
+  /** The audit's reason when it is not the revocation's (e.g. 'logout'). */
+  endReason?: string;
+}
+
+/** The ImpersonationEnded entry of an impersonation session (in its context, the impersonator as actor). */
+export function impersonationEnded(
+  session: { id: bigint; userId: bigint; tenantId: bigint; impersonatorUserId: bigint | null; loginTime: Date },
+  at: Date,
+  reason: string,
+  by?: RevokedBy,
+): AuditEntry {
+  return {
+    action: 'ImpersonationEnded', tenantId: session.tenantId, userId: session.userId, actorUserId: session.impersonatorUserId, targetType: 'Session', targetId: String(session.id),
+    detail: { endedBy: by ? String(by.userId) : undefined, reason, durationSeconds: Math.round((at.getTime() - session.loginTime.getTime()) / 1000) },
+    ip: by?.ip, traceId: by?.traceId, at,
+  };
 }
 
 const SAME_DEVICE = 'Signed in again on the same device';
@@ -62,16 +86,24 @@ export function createSessionService(deps: SessionDeps) {
 
   /**
    * Marks sessions revoked and spends their refresh tokens, inside the caller's transaction.
-   * Once it has committed, the caller must call `announceRevoked` with the same ids.
+   * Once it has committed, the caller must call `announceRevoked` with the same ids. An
+   * impersonation session among them is audited as ended (ImpersonationEnded) in the same
+   * transaction, however it ends: its own logout, EndImpersonation, an administrator's revoke,
+   * the account's deactivation or removal, a password reset, a membership removal.
    */
-  async function revokeIn(tx: Executor, sessionIds: bigint[], reason: string): Promise<void> {
+  async function revokeIn(tx: Executor, sessionIds: bigint[], reason: string, by?: RevokedBy): Promise<void> {
     if (sessionIds.length === 0) return;
     const now = clock.now();
-    await tx
+    const ended = await tx
       .update(userSessions)
       .set({ status: SessionStatus.Revoked, revokedTime: now, revokedReason: reason.slice(0, 128) })
-      .where(and(inArray(userSessions.id, sessionIds), eq(userSessions.status, SessionStatus.Active)));
+      .where(and(inArray(userSessions.id, sessionIds), eq(userSessions.status, SessionStatus.Active)))
+      .returning({ id: userSessions.id, userId: userSessions.userId, tenantId: userSessions.tenantId, impersonatorUserId: userSessions.impersonatorUserId, loginTime: userSessions.loginTime });
     await tx.update(refreshTokens).set({ usedTime: now }).where(and(inArray(refreshTokens.sessionId, sessionIds), isNull(refreshTokens.usedTime)));
+    for (const session of ended) {
+      if (session.impersonatorUserId === null) continue;
+      await writeAudit(tx, ids, impersonationEnded(session, now, by?.endReason ?? reason, by));
+    }
   }
 
   /** After a revocation has committed: every node drops the sessions, connected clients are told (ForceLogout). */
@@ -82,9 +114,9 @@ export function createSessionService(deps: SessionDeps) {
   }
 
   /** Revokes sessions and their refresh tokens in a transaction of its own, then announces it. */
-  async function revoke(userId: bigint, sessionIds: bigint[], reason: string, notify = true): Promise<void> {
+  async function revoke(userId: bigint, sessionIds: bigint[], reason: string, notify = true, by?: RevokedBy): Promise<void> {
     if (sessionIds.length === 0) return;
-    await db.transaction((tx) => revokeIn(tx, sessionIds, reason));
+    await db.transaction((tx) => revokeIn(tx, sessionIds, reason, by));
     await announceRevoked(userId, sessionIds, reason, notify);
   }
 

@@ -7,6 +7,11 @@ export function isImpersonating(auth: Pick<AuthContext, 'state'>): boolean {
   return auth.state.impersonatorUserId !== null;
 }
 
+/** The person behind the request: the impersonator during an impersonation, else the user. */
+export function actingUserId(auth: Pick<AuthContext, 'state' | 'userId'>): bigint {
+  return auth.state.impersonatorUserId === null ? auth.userId : BigInt(auth.state.impersonatorUserId);
+}
+
 /**
  * Refuses (403) what an impersonation session must not do (SPEC "Impersonation"): password
  * change, MFA reset, permission changes, deletion, key regeneration and further impersonation.

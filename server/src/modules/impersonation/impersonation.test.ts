@@ -4,6 +4,7 @@ import { auditEntries, refreshTokens, tenantMemberships, userSessions } from '..
 import { ManualClock } from '../../infra/clock.js';
 import { claimsOf, createSuperAdmin, createTestTenant, createTestUser, GOOD_PASSWORD, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
+import { createImpersonationExpiry } from './expiry.js';
 import { ADMIN_CODES, adminApi, grantScopedRole, member, startAdminServer, tenantAdmin, tenantWithAdmin } from '../user/admin-test-kit.js';
 
 const clock = new ManualClock(Date.now());
@@ -15,6 +16,8 @@ afterAll(() => server.close());
 
 const deps = () => server.runtime.deps;
 const MINUTE = 60_000;
+
+const endsOf = (sessionId: string) => deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ImpersonationEnded'), eq(auditEntries.targetId, sessionId)));
 
 describe('impersonation', () => {
   it('starts a separate, flagged, 30-minute session without a refresh token, and ends it', async () => {
@@ -172,5 +175,70 @@ describe('impersonation', () => {
     }
     // Reads still work as the user.
     expect((await as.post('/api/UserQuery/UserPage', {})).status).toBe(200);
+  });
+});
+
+describe('every end of an impersonation is audited once', () => {
+  async function started() {
+    const setup = await tenantWithAdmin(server);
+    const bob = await member(deps(), setup.tenantId);
+    const data = (await setup.api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).body.data;
+    return { ...setup, bob, sessionId: data.sessionId as string, as: adminApi(server, data.token.accessToken) };
+  }
+
+  it('EndImpersonation and Logout: once each, naming who ended it', async () => {
+    const a = await started();
+    expect((await a.as.post('/api/Impersonation/EndImpersonation')).status).toBe(200);
+    const ended = await endsOf(a.sessionId);
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toMatchObject({ tenantId: a.tenantId, userId: a.bob.id, actorUserId: a.user.id, detail: expect.objectContaining({ reason: 'ended', endedBy: String(a.user.id) }) });
+    const b = await started();
+    expect((await b.as.post('/api/Auth/Logout')).status).toBe(200);
+    expect(await endsOf(b.sessionId)).toEqual([expect.objectContaining({ detail: expect.objectContaining({ reason: 'logout', endedBy: String(b.user.id) }) })]);
+  });
+
+  it("an administrator's revoke of the session or of all the user's sessions", async () => {
+    const a = await started();
+    const other = await tenantAdmin(server, a.tenantId);
+    expect((await other.api.post('/api/UserSession/RevokeUserSession', { sessionId: a.sessionId })).status).toBe(200);
+    expect((await a.as.get('/api/Auth/UserInfo')).status).toBe(401);
+    expect(await endsOf(a.sessionId)).toEqual([expect.objectContaining({ actorUserId: a.user.id, detail: expect.objectContaining({ endedBy: String(other.user.id) }) })]);
+
+    const b = await started();
+    expect((await b.api.post('/api/UserSession/RevokeUserSessions', { userId: String(b.bob.id) })).status).toBe(200);
+    expect(await endsOf(b.sessionId)).toHaveLength(1);
+  });
+
+  it("the target's deactivation, and the removal of its membership", async () => {
+    const a = await started();
+    expect((await a.api.put('/api/User/UserStatus', { basicId: String(a.bob.id), status: 'Disabled' })).status).toBe(200);
+    expect((await a.as.get('/api/Auth/UserInfo')).status).toBe(401);
+    expect(await endsOf(a.sessionId)).toHaveLength(1);
+
+    const b = await started();
+    const [membership] = await deps().db.select().from(tenantMemberships).where(and(eq(tenantMemberships.userId, b.bob.id), eq(tenantMemberships.tenantId, b.tenantId)));
+    const members = await tenantAdmin(server, b.tenantId, { codes: ['saas:tenant-member:revoke'] });
+    expect((await members.api.del('/api/TenantMember/TenantMember', { id: String(membership!.id) })).status).toBe(200);
+    expect((await b.as.get('/api/Auth/UserInfo')).status).toBe(401);
+    expect(await endsOf(b.sessionId)).toHaveLength(1);
+  });
+
+  it('running out: the sweep marks it expired and audits it at its end time, once however many sweep', async () => {
+    const a = await started();
+    const expiry = createImpersonationExpiry(deps());
+    clock.advance(29 * MINUTE);
+    await expiry.sweep();
+    expect(await endsOf(a.sessionId)).toEqual([]);
+    clock.advance(2 * MINUTE);
+    await Promise.all([expiry.sweep(), expiry.sweep(), createImpersonationExpiry(deps()).sweep()]);
+    await expiry.sweep();
+    const ended = await endsOf(a.sessionId);
+    expect(ended).toHaveLength(1);
+    const [session] = await deps().db.select().from(userSessions).where(eq(userSessions.id, BigInt(a.sessionId)));
+    expect(session!.status).toBe(3);
+    expect(ended[0]).toMatchObject({ actorUserId: a.user.id, createdTime: session!.expirationTime, detail: expect.objectContaining({ reason: 'expired', durationSeconds: 1800 }) });
+    // Ended already: an administrator's revoke afterwards is not a second end.
+    expect((await a.api.post('/api/UserSession/RevokeUserSession', { sessionId: a.sessionId })).status).toBe(200);
+    expect(await endsOf(a.sessionId)).toHaveLength(1);
   });
 });

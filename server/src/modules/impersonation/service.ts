@@ -13,7 +13,7 @@ import { SessionStatus } from '../auth/session-state.js';
 import type { LoginToken } from '../auth/tokens.js';
 import { callerScope, codeBeyondCaller, findVisibleUser } from '../user/scope.js';
 import { impersonationErrors } from './errors.js';
-import { refuseWhileImpersonating } from './guard.js';
+import { actingUserId, refuseWhileImpersonating } from './guard.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
@@ -50,14 +50,6 @@ export interface ImpersonationStarted {
 export function createImpersonationService(deps: AppDeps) {
   const { db, clock } = deps;
   const lifetimeMs = () => deps.config.Saas.Impersonation.SessionMinutes * 60_000;
-
-  async function auditEnd(ctx: Ctx, session: { id: bigint; userId: bigint; tenantId: bigint; impersonatorUserId: bigint | null; loginTime: Date }, reason: string) {
-    await writeAudit(db, deps.ids, {
-      action: 'ImpersonationEnded', tenantId: session.tenantId, userId: session.userId, actorUserId: session.impersonatorUserId, targetType: 'Session', targetId: String(session.id),
-      detail: { endedBy: String(ctx.auth.userId), reason, durationSeconds: Math.round((clock.nowMs() - session.loginTime.getTime()) / 1000) },
-      ip: ctx.ip, traceId: ctx.traceId, at: clock.now(),
-    });
-  }
 
   return {
     /** POST /api/Impersonation/Impersonation. */
@@ -129,8 +121,7 @@ export function createImpersonationService(deps: AppDeps) {
         .from(userSessions)
         .where(and(eq(userSessions.id, id), notDeleted(userSessions.isDeleted), own ? undefined : eq(userSessions.impersonatorUserId, auth.userId)));
       if (!session || session.impersonatorUserId === null || session.status !== SessionStatus.Active) throw appError(impersonationErrors.SESSION_NOT_FOUND, { params: { id: String(id) } });
-      await deps.sessions.revoke(session.userId, [session.id], 'Impersonation ended');
-      await auditEnd(ctx, session, 'ended');
+      await deps.sessions.revoke(session.userId, [session.id], 'Impersonation ended', true, { userId: actingUserId(auth), ip: ctx.ip, traceId: ctx.traceId, endReason: 'ended' });
     },
 
     /** GET /api/Impersonation/Impersonation: whether the current session is an impersonation, and whose. */

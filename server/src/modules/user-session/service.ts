@@ -1,3 +1,4 @@
+import { actingUserId } from '../impersonation/guard.js';
 import { and, desc, eq, gt, ne, type SQL } from 'drizzle-orm';
 import { userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
@@ -97,7 +98,7 @@ export function createUserSessionService(deps: AppDeps) {
       const [inScope] = await db.select({ id: userSessions.id }).from(userSessions).where(and(eq(userSessions.id, sessionId), sessionsOf(scope, user)));
       if (!inScope) throw notFound();
       if (session.status !== SessionStatus.Active) return;
-      await deps.sessions.revoke(user.id, [session.id], REASON);
+      await deps.sessions.revoke(user.id, [session.id], REASON, true, { userId: actingUserId(ctx.auth), ip: ctx.ip, traceId: ctx.traceId });
       await audit(ctx, user.id, [session.id]);
     },
 
@@ -110,7 +111,7 @@ export function createUserSessionService(deps: AppDeps) {
         .from(userSessions)
         .where(and(sessionsOf(scope, user), eq(userSessions.status, SessionStatus.Active), ne(userSessions.id, ctx.auth.sessionId)));
       const ids = rows.map((r) => r.id);
-      await deps.sessions.revoke(user.id, ids, REASON);
+      await deps.sessions.revoke(user.id, ids, REASON, true, { userId: actingUserId(ctx.auth), ip: ctx.ip, traceId: ctx.traceId });
       await audit(ctx, user.id, ids);
       return { revokedCount: ids.length };
     },

@@ -173,6 +173,25 @@ describe('tenant isolation of user administration', () => {
       const text = JSON.stringify(res.body.data);
       for (const secret of secrets) expect(text.includes(secret), `reveals ${secret}`).toBe(false);
     }
+    // Nor can filters or sorts on those fields tell them: for A they are empty.
+    const since = (field: string) => ({ conditions: { keyword: { value: shared.userName }, filters: [{ field, operator: 'GreaterThan', value: '2000-01-01T00:00:00Z' }] } });
+    for (const field of ['lastLoginTime', 'modifiedTime']) {
+      expect((await aAdmin.api.post('/api/UserQuery/UserPage', since(field))).body.data.items, field).toHaveLength(0);
+      expect((await bAdmin.api.post('/api/UserQuery/UserPage', since(field))).body.data.items, field).toHaveLength(1);
+    }
+    // Sorting: with A's members last seen in 2001 and 2020 and the shared one (really) in 2010,
+    // the shared one must not land between them.
+    await deps().db.update(users).set({ lastLoginTime: new Date('2010-01-01T00:00:00Z') }).where(eq(users.id, shared.id));
+    for (const year of [2001, 2020]) {
+      const local = await member(deps(), a, { userName: `${shared.userName}_${year}` });
+      await deps().db.update(users).set({ lastLoginTime: new Date(`${year}-01-01T00:00:00Z`) }).where(eq(users.id, local.id));
+    }
+    for (const direction of ['Ascending', 'Descending']) {
+      const sorted = await aAdmin.api.post('/api/UserQuery/UserPage', { conditions: { keyword: { value: shared.userName }, sorts: [{ field: 'lastLoginTime', direction }] } });
+      const names = sorted.body.data.items.map((i: { userName: string }) => i.userName);
+      expect(names, direction).toHaveLength(3);
+      expect(names[1], direction).not.toBe(shared.userName);
+    }
     // At home, B's administrator sees all of it.
     const atHome = await bAdmin.api.get('/api/UserQuery/UserDetail', { id: String(shared.id) });
     expect(atHome.body.data).toMatchObject({ tenantId: String(b), createdId: String(bAdmin.user.id), lastLoginIp: '203.0.113.77' });

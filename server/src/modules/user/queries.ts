@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { Gender } from './enums.js';
 import type { enabledUsersRequest, enabledUser, userPageItem, userPageRequest, UserDetail } from './schemas.js';
 import { visibleUsers, type CallerScope } from './scope.js';
-import { userList } from './user-list.js';
+import { userListIn } from './user-list.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /** Code that shows e-mail addresses and phone numbers unmasked (lists and details). */
@@ -114,7 +114,7 @@ export async function userPage(deps: Pick<AppDeps, 'db' | 'clock'>, scope: Calle
     input.departmentId ? inDepartmentTree(T, input.departmentId) : undefined,
     input.roleId ? sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.tenantId} = ${T} and ${userRoles.roleId} = ${input.roleId})` : undefined,
   );
-  const result = await userList.run(db, {
+  const result = await userListIn(T).run(db, {
     request,
     base,
     can: scope.can,

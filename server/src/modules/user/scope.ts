@@ -114,3 +114,26 @@ export async function codeBeyondCaller(deps: Pick<AppDeps, 'authz'>, scope: Call
   const theirs = await deps.authz.get(userId, tenantId);
   return theirs.permissions.find((code) => allows(theirs, code) && !scope.can(code));
 }
+
+/**
+ * For handing an account over (setting its password, removing its second factor): a code the
+ * user holds in any context it belongs to (its home, every tenant it is a member of, whatever
+ * the membership's state, which can change later) that the caller does not hold in that same
+ * context. An account is one login everywhere: whoever takes it over acts in all of them, so an
+ * administrator of tenant A must not take over a member who administers tenant B (or the
+ * platform) where A's administrator holds nothing.
+ */
+export async function codeBeyondCallerAnywhere(deps: Pick<AppDeps, 'authz' | 'db'>, scope: CallerScope, userId: bigint): Promise<{ code: string; tenantId: bigint } | undefined> {
+  if (scope.isSuperAdmin) return undefined;
+  const [home] = await deps.db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, userId));
+  const memberships = await deps.db.select({ tenantId: tenantMemberships.tenantId }).from(tenantMemberships).where(eq(tenantMemberships.userId, userId));
+  const contexts = new Set<bigint>([scope.tenantId, ...memberships.map((m) => m.tenantId)]);
+  if (home) contexts.add(home.tenantId);
+  for (const tenantId of contexts) {
+    const theirs = await deps.authz.get(userId, tenantId);
+    const mine = tenantId === scope.tenantId ? scope.snapshot : await deps.authz.get(scope.userId, tenantId);
+    const code = theirs.permissions.find((c) => allows(theirs, c) && !allows(mine, c));
+    if (code) return { code, tenantId };
+  }
+  return undefined;
+}

@@ -19,7 +19,7 @@ import { assertSeatAvailable } from '../tenant/seats.js';
 import { Gender } from './enums.js';
 import { userErrors } from './errors.js';
 import type { CreateUserRequest, UpdateUserRequest } from './schemas.js';
-import { callerScope, codeBeyondCaller, departmentInScope, findVisibleUser, type CallerScope, type VisibleUser } from './scope.js';
+import { callerScope, codeBeyondCallerAnywhere, departmentInScope, findVisibleUser, type CallerScope, type VisibleUser } from './scope.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
@@ -98,8 +98,8 @@ export function createUserService(deps: AppDeps) {
 
   /** Setting someone's password or removing their second factor hands over their account. */
   async function refuseTakeover(scope: CallerScope, userId: bigint): Promise<void> {
-    const beyond = await codeBeyondCaller(deps, scope, userId);
-    if (beyond) throw appError(userErrors.TARGET_MORE_PRIVILEGED, { params: { permission: beyond } });
+    const beyond = await codeBeyondCallerAnywhere(deps, scope, userId);
+    if (beyond) throw appError(userErrors.TARGET_MORE_PRIVILEGED, { params: { permission: beyond.code } });
   }
 
   return {

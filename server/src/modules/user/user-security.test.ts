@@ -261,4 +261,25 @@ describe('taking an account over', () => {
     expect((await helpdesk.api.post('/api/UserSecurity/ResetUserPassword', { basicId: String(clerk.id), newPassword: 'Fresh#Start9Pass', mustChangePassword: true })).status).toBe(200);
     expect((await helpdesk.api.post('/api/UserSecurity/ResetUserTwoFactor', { basicId: String(clerk.id) })).status).toBe(200);
   });
+
+  it('counts what the user holds in every tenant it belongs to, not only the administrator\'s', async () => {
+    const tenantId = await createTestTenant(deps());
+    const elsewhere = await createTestTenant(deps());
+    const helpdesk = await tenantAdmin(server, tenantId, { codes: ['saas:user:read', 'saas:user-security:reset-password', 'saas:user-security:reset-two-factor'] });
+    // Home here, a plain user here, but reading users in the other tenant, where helpdesk holds nothing.
+    const roamer = await createTestUser(deps(), { tenantId, memberOf: [tenantId, elsewhere] });
+    await grantScopedRole(deps(), roamer.id, tenantId, ['saas:user:read']);
+    await grantScopedRole(deps(), roamer.id, elsewhere, ['saas:user:read']);
+    for (const [path, body] of [
+      ['/api/UserSecurity/ResetUserPassword', { basicId: String(roamer.id), newPassword: 'Taken#Over9Pass', mustChangePassword: false }],
+      ['/api/UserSecurity/ResetUserTwoFactor', { basicId: String(roamer.id) }],
+    ] as const) {
+      const refused = await helpdesk.api.post(path, body);
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.data).toMatch(/saas:user:read/);
+    }
+    // Once helpdesk holds the same there, it may help.
+    await grantScopedRole(deps(), helpdesk.user.id, elsewhere, ['saas:user:read']);
+    expect((await helpdesk.api.post('/api/UserSecurity/ResetUserTwoFactor', { basicId: String(roamer.id) })).status).toBe(200);
+  });
 });

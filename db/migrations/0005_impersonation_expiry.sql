@@ -1,0 +1,1 @@
+CREATE INDEX "user_sessions_impersonation_active_idx" ON "user_sessions" USING btree ("expiration_time") WHERE "user_sessions"."impersonator_user_id" is not null and "user_sessions"."status" = 0;
