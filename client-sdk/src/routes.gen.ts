@@ -456,6 +456,36 @@ export const routes = {
     "path": "/api/Tenant/TenantStatus",
     "binding": "body"
   },
+  "TenantInvitationAppService.AcceptTenantInvitationAsync": {
+    "method": "POST",
+    "path": "/api/TenantInvitation/AcceptTenantInvitation",
+    "binding": "body"
+  },
+  "TenantInvitationAppService.RejectTenantInvitationAsync": {
+    "method": "POST",
+    "path": "/api/TenantInvitation/RejectTenantInvitation",
+    "binding": "body"
+  },
+  "TenantInvitationAppService.DeleteTenantInvitationAsync": {
+    "method": "DELETE",
+    "path": "/api/TenantInvitation/TenantInvitation",
+    "binding": "query"
+  },
+  "TenantInvitationAppService.CreateTenantInvitationAsync": {
+    "method": "POST",
+    "path": "/api/TenantInvitation/TenantInvitation",
+    "binding": "body"
+  },
+  "TenantInvitationQueryService.GetMyTenantInvitationsAsync": {
+    "method": "GET",
+    "path": "/api/TenantInvitationQuery/MyTenantInvitations",
+    "binding": "none"
+  },
+  "TenantInvitationQueryService.GetTenantInvitationPageAsync": {
+    "method": "POST",
+    "path": "/api/TenantInvitationQuery/TenantInvitationPage",
+    "binding": "body"
+  },
   "TenantMemberAppService.RemoveTenantMemberAsync": {
     "method": "DELETE",
     "path": "/api/TenantMember/TenantMember",

@@ -71,3 +71,36 @@ export const tenantMemberships = pgTable(
   },
   (t) => [uniqueIndex('tenant_memberships_tenant_user_uq').on(t.tenantId, t.userId), index('tenant_memberships_user_idx').on(t.userId)],
 );
+
+/**
+ * An invitation of an e-mail address into a tenant (users of other tenants join by invitation:
+ * a tenant must not learn whether an address has an account, nor add one without its consent).
+ * Status: Pending | Accepted | Rejected | Revoked | Expired (the InviteStatus names). Accepting
+ * creates the membership with the terms stored here; `expiresTime` bounds the invitation itself.
+ */
+export const tenantInvitations = pgTable(
+  'tenant_invitations',
+  {
+    id: pk(),
+    tenantId: id().notNull().references(() => tenants.id),
+    /** Lower-cased, trimmed. */
+    email: varchar({ length: 254 }).notNull(),
+    memberType: varchar({ length: 16 }).notNull().default('Member'),
+    displayName: varchar({ length: 128 }),
+    effectiveTime: instant(),
+    expirationTime: instant(),
+    remark: text(),
+    status: varchar({ length: 16 }).notNull().default('Pending'),
+    expiresTime: instant().notNull(),
+    respondedTime: instant(),
+    /** The user who accepted or rejected it, and the membership accepting made. */
+    respondedBy: id(),
+    membershipId: id(),
+    ...auditColumns(),
+  },
+  (t) => [
+    // One open invitation per address and tenant.
+    uniqueIndex('tenant_invitations_pending_uq').on(t.tenantId, t.email).where(sql`${t.status} = 'Pending'`),
+    index('tenant_invitations_email_idx').on(t.email),
+  ],
+);

@@ -18,6 +18,7 @@ import { editionQueryRouter, editionRouter } from './modules/tenant/editions.js'
 import { tenantMemberQueryRouter, tenantMemberRouter, tenantRouter } from './modules/tenant/router.js';
 import type { ServiceRouteOptions } from './routes/derive.js';
 import { router } from './rpc/trpc.js';
+import { tenantInvitationQueryRouter, tenantInvitationRouter } from './modules/tenant-invitation/router.js';
 
 /**
  * The whole API. Each key is a service class name as the spec would write it; its procedures are
@@ -46,6 +47,8 @@ export const appRouter = router({
   EditionQueryService: editionQueryRouter,
   TenantMemberAppService: tenantMemberRouter,
   TenantMemberQueryService: tenantMemberQueryRouter,
+  TenantInvitationAppService: tenantInvitationRouter,
+  TenantInvitationQueryService: tenantInvitationQueryRouter,
   RoleAppService: roleRouter,
   RoleQueryService: roleQueryRouter,
   PermissionQueryService: permissionQueryRouter,

@@ -15,7 +15,7 @@ export type AuditAction =
   | 'RoleCreated' | 'RoleUpdated' | 'RoleDeleted' | 'RoleStatusChanged' | 'RoleDataScopeChanged' | 'RoleParentAdded' | 'RoleParentRemoved'
   | 'RolePermissionGranted' | 'RolePermissionRevoked' | 'RolePermissionStatusChanged' | 'RolePermissionsReplaced'
   | 'TenantCreated' | 'TenantUpdated' | 'TenantEditionChanged' | 'TenantStatusChanged' | 'TenantSuspended' | 'TenantResumed' | 'TenantDeleted'
-  | 'TenantMemberAdded' | 'TenantMemberUpdated' | 'TenantMemberRemoved' | 'EditionCreated' | 'EditionUpdated' | 'EditionDeleted'
+  | 'TenantMemberAdded' | 'TenantMemberUpdated' | 'TenantMemberRemoved' | 'TenantInvitationCreated' | 'TenantInvitationRevoked' | 'TenantInvitationRejected' | 'EditionCreated' | 'EditionUpdated' | 'EditionDeleted'
   | 'DepartmentCreated' | 'DepartmentUpdated' | 'DepartmentStatusChanged' | 'DepartmentDeleted'
   | 'PositionCreated' | 'PositionUpdated' | 'PositionStatusChanged' | 'PositionDeleted'
   | 'MenuCreated' | 'MenuUpdated' | 'MenuStatusChanged' | 'MenuDeleted';

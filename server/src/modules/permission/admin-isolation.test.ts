@@ -1,7 +1,7 @@
 import { eq, inArray, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  departmentHierarchy, departments, menus, positions, roleDataScopeDepartments, roleInheritances, rolePermissions, roles, tenantMemberships, tenants, userRoles,
+  departmentHierarchy, departments, menus, positions, roleDataScopeDepartments, roleInheritances, rolePermissions, roles, tenantInvitations, tenantMemberships, tenants, userRoles,
 } from '../../../../db/schema/index.js';
 import { createTestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
@@ -47,6 +47,7 @@ beforeAll(async () => {
   B.user = String(bUser.id);
   B.membership = ok(await b.post('/api/TenantMember/TenantMember', { userId: B.user, displayName: `${MARK} member` })).basicId;
   B.tenant = String(tenantB);
+  B.invitation = ok(await b.post('/api/TenantInvitation/TenantInvitation', { email: `${MARK}@example.test`, displayName: `${MARK} guest` })).basicId;
 
   // Tenant A's own records, to aim at B's from.
   A.role = ok(await a.post('/api/Role/Role', { roleCode: 'alpha_r', roleName: 'Alpha role' })).basicId;
@@ -71,6 +72,7 @@ async function rowsOfB() {
     positions: byId(await db.select().from(positions).where(eq(positions.tenantId, tenantB))),
     menus: byId(await db.select().from(menus).where(eq(menus.tenantId, tenantB))),
     memberships: byId(await db.select().from(tenantMemberships).where(eq(tenantMemberships.tenantId, tenantB))),
+    invitations: byId(await db.select().from(tenantInvitations).where(eq(tenantInvitations.tenantId, tenantB))),
     userRoles: byId(await db.select().from(userRoles).where(eq(userRoles.tenantId, tenantB))),
   };
 }
@@ -116,6 +118,9 @@ function attempts(): { reads: Attempt[]; writes: Attempt[]; creations: Attempt[]
     p('TenantMemberPage keyword', '/api/TenantMemberQuery/TenantMemberPage', { keyword: MARK }),
     p('TenantMemberPage user', '/api/TenantMemberQuery/TenantMemberPage', { conditions: { filters: [{ field: 'userId', operator: 'Equal', value: B.user }] } }),
     p('TenantMemberPage ids', '/api/TenantMemberQuery/TenantMemberPage', filterIds('membership')),
+    p('TenantInvitationPage keyword', '/api/TenantInvitationQuery/TenantInvitationPage', { keyword: MARK }),
+    p('TenantInvitationPage ids', '/api/TenantInvitationQuery/TenantInvitationPage', filterIds('invitation')),
+    r('MyTenantInvitations', '/api/TenantInvitationQuery/MyTenantInvitations'),
     r('TenantDetail', '/api/TenantQuery/TenantDetail', { id: B.tenant }),
     p('TenantPage', '/api/TenantQuery/TenantPage', { keyword: MARK, ...filterIds('tenant') }),
     r('EditionList', '/api/EditionQuery/EditionList'),
@@ -156,6 +161,9 @@ function attempts(): { reads: Attempt[]; writes: Attempt[]; creations: Attempt[]
     u('UpdateMembership', '/api/TenantMember/TenantMember', { basicId: B.membership, status: 'Disabled' }),
     d('RemoveMembership', '/api/TenantMember/TenantMember', { id: B.membership }),
     p("Add B's user by id", '/api/TenantMember/TenantMember', { userId: B.user }),
+    d('RevokeInvitation', '/api/TenantInvitation/TenantInvitation', { id: B.invitation }),
+    p('AcceptInvitation', '/api/TenantInvitation/AcceptTenantInvitation', { invitationId: B.invitation }),
+    p('RejectInvitation', '/api/TenantInvitation/RejectTenantInvitation', { invitationId: B.invitation }),
     u('UpdateTenant', '/api/Tenant/Tenant', { basicId: B.tenant, tenantName: 'hijacked', seatLimit: 1 }),
     p('SuspendTenant', '/api/Tenant/SuspendTenant', { basicId: B.tenant }),
     p('ResumeTenant', '/api/Tenant/ResumeTenant', { basicId: B.tenant }),
@@ -172,6 +180,8 @@ function attempts(): { reads: Attempt[]; writes: Attempt[]; creations: Attempt[]
     p('CreateDepartment', '/api/Department/Department', { departmentName: 'Alpha second' }),
     p('CreateMenu', '/api/Menu/Menu', { menuType: 'Directory', menuCode: 'alpha-dir', menuName: 'Alpha dir' }),
     p('CreateRole', '/api/Role/Role', { roleCode: 'alpha_r2', roleName: 'Alpha second' }),
+    // Inviting the address B invited: A's own invitation, B's stays as it was.
+    p('CreateInvitation', '/api/TenantInvitation/TenantInvitation', { email: 'alpha.guest@example.test' }),
   ];
   return { reads, writes, creations };
 }
@@ -220,7 +230,7 @@ describe("tenant isolation of the administration endpoints (tenant A's administr
     const tried = new Set([...reads, ...writes, ...creations].map(([, , , route]) => route));
     const doc = (await server.json('/openapi/v1.json')).body;
     const mine = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
-      .filter(([path]) => /^\/api\/(Role|RoleQuery|Department|DepartmentQuery|Position|PositionQuery|Menu|MenuQuery|Tenant|TenantQuery|TenantMember|TenantMemberQuery|Edition|EditionQuery|PermissionQuery)\//.test(path))
+      .filter(([path]) => /^\/api\/(Role|RoleQuery|Department|DepartmentQuery|Position|PositionQuery|Menu|MenuQuery|Tenant|TenantQuery|TenantMember|TenantMemberQuery|TenantInvitation|TenantInvitationQuery|Edition|EditionQuery|PermissionQuery)\//.test(path))
       .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
     expect(mine.length).toBeGreaterThan(55);
     expect(mine.filter((op) => !tried.has(op))).toEqual([]);

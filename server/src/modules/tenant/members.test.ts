@@ -23,13 +23,14 @@ const membershipOf = async (userId: bigint) =>
   (await deps().db.select().from(tenantMemberships).where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.userId, userId))))[0];
 
 describe('memberships of the current tenant', () => {
-  it('adds a user by id or e-mail with a validity period, reads and lists them, and refuses duplicates', async () => {
+  it('adds a user by id with a validity period, reads and lists them, and refuses duplicates and e-mail', async () => {
     const ada = await createTestUser(deps(), { tenantId, nickName: 'Ada' });
     const bob = await createTestUser(deps(), { tenantId: 0n });
     const byId = await api.post('/api/TenantMember/TenantMember', { userId: String(ada.id), memberType: 'Admin', displayName: 'Ada L.', effectiveTime: '2020-01-01T00:00:00Z', expirationTime: '2099-01-01T00:00:00Z' });
     expect(byId.body.data).toMatchObject({ userId: String(ada.id), userName: ada.userName, nickName: 'Ada', memberType: 'Admin', status: 'Active', inviteStatus: 'Accepted', displayName: 'Ada L.' });
+    // Users of other tenants are invited (tenant-invitation) rather than added.
     const byEmail = await api.post('/api/TenantMember/TenantMember', { email: bob.email!.toUpperCase() });
-    expect(byEmail.body.data).toMatchObject({ userId: String(bob.id), memberType: 'Member' });
+    expect(byEmail.status).toBe(422);
 
     expect((await api.get('/api/TenantMemberQuery/TenantMemberDetail', { id: byId.body.data.basicId })).body.data.displayName).toBe('Ada L.');
     const page = await api.post('/api/TenantMemberQuery/TenantMemberPage', { keyword: 'ada' });
@@ -41,7 +42,7 @@ describe('memberships of the current tenant', () => {
     expect((await api.post('/api/TenantMember/TenantMember', { userId: '4242' })).status).toBe(404);
     // By id only the tenant's own users; others are invited by e-mail.
     expect((await api.post('/api/TenantMember/TenantMember', { userId: String((await createTestUser(deps(), { tenantId: 0n })).id) })).status).toBe(404);
-    expect((await api.post('/api/TenantMember/TenantMember', { email: 'nobody@example.test' })).status).toBe(404);
+    expect((await api.post('/api/TenantMember/TenantMember', { email: 'nobody@example.test' })).status).toBe(422);
     expect((await api.post('/api/TenantMember/TenantMember', {})).status).toBe(400);
     const backwards = await api.post('/api/TenantMember/TenantMember', { userId: String((await createTestUser(deps(), { tenantId })).id), effectiveTime: '2030-01-01T00:00:00Z', expirationTime: '2029-01-01T00:00:00Z' });
     expect(backwards.status).toBe(422);

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { tenantMemberships, userDepartments, userRoles, users, userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
@@ -12,6 +12,7 @@ import { adminErrors } from '../permission/errors.js';
 import { checkVersion, idOut, nameIn } from '../permission/admin-scope.js';
 import { InviteStatus, MemberType, MembershipStatus, RESERVED_MEMBER_TYPES } from './enums.js';
 import { tenantErrors } from './errors.js';
+import { invitationErrors } from '../tenant-invitation/errors.js';
 import type { AddMemberInput, UpdateMemberInput } from './schemas.js';
 import { assertSeatAvailable, takesSeat } from './seats.js';
 import { notDeleted } from '../../infra/db/predicates.js';
@@ -125,11 +126,12 @@ export function createMemberService(deps: Deps) {
       checkValidity(input.effectiveTime, input.expirationTime);
       const id = ids.next();
       const now = clock.now();
-      // By id only the tenant's own (home) users: ids are not secrets, and a tenant must not learn
-      // who another tenant's users are by trying ids. Anyone else is invited by e-mail address.
-      const who = input.userId !== undefined ? and(eq(users.id, input.userId), eq(users.tenantId, tenantId)) : sql`lower(${users.email}) = ${(input.email ?? '').trim().toLowerCase()}`;
-      const [user] = await db.select({ id: users.id }).from(users).where(and(who, notDeleted(users.isDeleted)));
-      if (!user) throw appError(adminErrors.USER_NOT_FOUND, { params: { id: input.userId !== undefined ? String(input.userId) : (input.email ?? '') } });
+      // Only the tenant's own (home) users, by id: ids are not secrets, and a tenant must not learn
+      // who another tenant's users are by trying ids or addresses, nor add them unasked. Anyone
+      // else is invited (tenant-invitation), and becomes a member by accepting.
+      if (input.userId === undefined) throw appError(invitationErrors.INVITE_BY_EMAIL);
+      const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, input.userId), eq(users.tenantId, tenantId), notDeleted(users.isDeleted)));
+      if (!user) throw appError(adminErrors.USER_NOT_FOUND, { params: { id: String(input.userId) } });
       await db.transaction(async (tx) => {
         await assertSeatAvailable(tx, tenantId, now);
         await tx.insert(tenantMemberships).values({

@@ -100,7 +100,7 @@ export const tenantRouter = router({
 /** /api/TenantMember: memberships of the current tenant (switch into it first). */
 export const tenantMemberRouter = router({
   AddTenantMemberAsync: authedProcedure
-    .meta({ permission: permission('saas:tenant-member:grant'), summary: 'Adds a user (by id or e-mail) to the current tenant, with a validity period; takes a seat' })
+    .meta({ permission: permission('saas:tenant-member:grant'), summary: 'Adds a user whose home is this tenant (by id), with a validity period; takes a seat. Users of other tenants join by invitation' })
     .input(addMemberInput)
     .output(memberDetail)
     // Memberships are access: adding or removing one is refused while impersonating.

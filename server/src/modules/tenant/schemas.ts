@@ -88,7 +88,7 @@ const validity = {
 };
 export const addMemberInput = z
   .object({
-    /** The user: by id (a user whose home is this tenant) or by e-mail (anyone, the platform-wide login name). */
+    /** The user, by id: one whose home is this tenant. Anyone else is invited (TenantInvitation); `email` answers 422 saying so. */
     userId: zId().optional(),
     email: z.string().trim().max(254).optional(),
     memberType: MemberType.schema().optional(),
