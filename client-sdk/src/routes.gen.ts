@@ -546,6 +546,21 @@ export const routes = {
     "path": "/api/User/UserStatus",
     "binding": "body"
   },
+  "UserDataScopeAppService.DeleteUserDataScopeAsync": {
+    "method": "DELETE",
+    "path": "/api/UserDataScope/UserDataScope",
+    "binding": "query"
+  },
+  "UserDataScopeAppService.UpdateUserDataScopeAsync": {
+    "method": "PUT",
+    "path": "/api/UserDataScope/UserDataScope",
+    "binding": "body"
+  },
+  "UserDataScopeQueryService.GetUserDataScopeAsync": {
+    "method": "GET",
+    "path": "/api/UserDataScopeQuery/UserDataScope",
+    "binding": "query"
+  },
   "UserDepartmentAppService.DeleteUserDepartmentAsync": {
     "method": "DELETE",
     "path": "/api/UserDepartment/UserDepartment",

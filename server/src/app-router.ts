@@ -19,6 +19,7 @@ import { tenantMemberQueryRouter, tenantMemberRouter, tenantRouter } from './mod
 import type { ServiceRouteOptions } from './routes/derive.js';
 import { router } from './rpc/trpc.js';
 import { tenantInvitationQueryRouter, tenantInvitationRouter } from './modules/tenant-invitation/router.js';
+import { userDataScopeQueryRouter, userDataScopeRouter } from './modules/user/data-scope.js';
 
 /**
  * The whole API. Each key is a service class name as the spec would write it; its procedures are
@@ -36,6 +37,8 @@ export const appRouter = router({
   UserSecurityAppService: userSecurityRouter,
   UserRoleAppService: userRoleRouter,
   UserDepartmentAppService: userDepartmentRouter,
+  UserDataScopeAppService: userDataScopeRouter,
+  UserDataScopeQueryService: userDataScopeQueryRouter,
   UserSessionQueryService: userSessionQueryRouter,
   UserSessionAppService: userSessionRouter,
   LoginLogQueryService: loginLogQueryRouter,

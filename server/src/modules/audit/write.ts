@@ -8,7 +8,7 @@ export type AuditAction =
   | 'SessionRevoked' | 'RefreshTokenReuse' | 'ImpersonationStarted' | 'ImpersonationEnded' | 'ApiCredentialCreated'
   | 'ApiCredentialRotated' | 'ApiCredentialStatusChanged' | 'ApiCredentialDeleted' | 'UserCreated' | 'UserDeleted' | 'UserStatusChanged' | 'PasswordResetByAdmin'
   | 'UserUpdated' | 'UserRoleGranted' | 'UserRoleChanged' | 'UserRoleRevoked' | 'UserDepartmentChanged'
-  | 'UserLocked' | 'UserUnlocked' | 'UserLoginPolicyChanged'
+  | 'UserLocked' | 'UserUnlocked' | 'UserLoginPolicyChanged' | 'UserDataScopeChanged'
   // The user's own deactivation and deletion (Profile/DeactivateAccount, DeleteAccount).
   | 'AccountDeactivated' | 'AccountDeleted'
   // Administration of roles, tenants, editions and the directory (audit/change.ts).

@@ -77,7 +77,7 @@ function prepareReads(db: Database) {
         ),
       )
       .prepare('snapshot_assigned_roles'),
-    override: db.select({ override: users.dataScopeOverride }).from(users).where(sql`${users.id} = ${userId}`).prepare('snapshot_scope_override'),
+    override: db.select({ override: users.dataScopeOverride, home: users.tenantId }).from(users).where(sql`${users.id} = ${userId}`).prepare('snapshot_scope_override'),
     // The next instant an assignment's window opens or closes (whether or not it applies now).
     nextBoundary: db
       .select({
@@ -126,8 +126,10 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
   const isSuperAdmin = roleRows.some((r) => r.tenantId === 0n && r.code.toLowerCase() === SUPER_ADMIN_ROLE);
   const codes = new Set(granted.map((g) => g.code.toLowerCase()));
   if (isSuperAdmin) codes.add(WILDCARD_PERMISSION);
+  // The override is the account's, set where the account is managed: it applies in the user's
+  // home context only; elsewhere the roles held there decide.
   const scopes = new Set<DataScope>(
-    user?.override && (DATA_SCOPES as readonly string[]).includes(user.override)
+    user?.override && user.home === tenantId && (DATA_SCOPES as readonly string[]).includes(user.override)
       ? [user.override as DataScope]
       : roleRows.map((r) => ((DATA_SCOPES as readonly string[]).includes(r.dataScope) ? (r.dataScope as DataScope) : 'SelfOnly')),
   );

@@ -92,6 +92,18 @@ export const userErrors = defineErrors('user', {
       'hi-IN': 'टेनेंट के स्वामी को अक्षम, लॉक या हटाया नहीं जा सकता।',
     },
   },
+  DATA_SCOPE_BEYOND_CALLER: {
+    status: 403,
+    text: {
+      'zh-CN': '不能授予比自己更宽的数据范围（{scope}）。',
+      'zh-TW': '不能授予比自己更寬的資料範圍（{scope}）。',
+      'en-US': 'You cannot give a wider data scope than your own ({scope}).',
+      'ja-JP': '自分より広いデータ範囲（{scope}）は付与できません。',
+      'ko-KR': '자신보다 넓은 데이터 범위({scope})는 부여할 수 없습니다.',
+      'de-DE': 'Sie können keinen weiteren Datenbereich vergeben als Ihren eigenen ({scope}).',
+      'hi-IN': 'आप अपने से व्यापक डेटा दायरा ({scope}) नहीं दे सकते।',
+    },
+  },
   MANAGED_ELSEWHERE: {
     status: 422,
     text: {
