@@ -16,6 +16,7 @@ import type { AuthorizationService } from './modules/authz/service.js';
 import type { CodeService } from './modules/verification/codes.js';
 import type { CredentialDirectory } from './modules/credentials/directory.js';
 import type { MaintenanceControl } from './modules/maintenance/control.js';
+import type { NotificationHub } from './modules/hubs/notification-hub.js';
 import type { EphemeralStore } from './stores/store.js';
 
 /** A readiness probe: resolves when the part it checks can serve. */
@@ -66,4 +67,6 @@ export interface AppDeps {
   credentials: CredentialDirectory;
   /** The operator's run-time maintenance switch, shared by every node. */
   maintenanceControl: MaintenanceControl;
+  /** The notification hub (its connections on this node; pushes reach every node's). */
+  notificationHub: NotificationHub;
 }

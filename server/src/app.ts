@@ -19,6 +19,7 @@ import { GUARD } from './rpc/trpc.js';
 import { createOpenApiGate, signedRequestOf } from './modules/openapi/gate.js';
 import { createOAuthWeb } from './modules/oauth/web.js';
 import { mountOperatorSwitch } from './modules/maintenance/operator-route.js';
+import { NOTIFICATION_HUB } from './modules/hubs/notification-hub.js';
 
 /**
  * tRPC answers some refusals (wrong content type, unknown procedure) before it builds a context,
@@ -81,6 +82,11 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
 
   mountDocs(app, openApi);
   mountOperatorSwitch(app, deps, deps.maintenanceControl, deps.config.App.OperatorKey);
+  // The hub's negotiate answer is read by the SignalR client: plain JSON (refusals in the envelope).
+  app.post(`${NOTIFICATION_HUB}/negotiate`, async (c) => {
+    const body = await deps.notificationHub.negotiate(c.req.raw);
+    return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', 'x-trace-id': c.get('info').traceId } });
+  });
 
   // /trpc serves the same procedures as the REST facade, so a procedure whose REST path is
   // protected needs the signature on /trpc as well, whether or not /trpc itself is listed. The

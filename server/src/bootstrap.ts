@@ -6,6 +6,7 @@ import type { AppConfig } from './config/schema.js';
 import { checkProductionSecrets, resolveJwtSecret, resolveOperatorKey } from './config/secrets.js';
 import { createMaintenanceControl } from './modules/maintenance/control.js';
 import { createImpersonationExpiry } from './modules/impersonation/expiry.js';
+import { createNotificationHub, type NotificationHub } from './modules/hubs/notification-hub.js';
 import { MaintenanceSwitch } from './http/maintenance.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import { openDatabase, pgliteDir, type DatabaseHandle } from './infra/db/client.js';
@@ -45,6 +46,8 @@ export interface Runtime {
   ready: Promise<UpgradeResult>;
   /** Releases every connection and timer so the process can exit. */
   close(): Promise<void>;
+  /** The HTTP server's `upgrade` event (the hubs' WebSockets). */
+  upgrade: NotificationHub['upgrade'];
 }
 
 async function openConfiguredDatabase(config: AppConfig): Promise<DatabaseHandle> {
@@ -125,6 +128,8 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
   const deps = { ...base, sessions: createSessionService(base) } as unknown as AppDeps;
   deps.login = createLoginService(deps);
   deps.sessionOps = createSessionOperations(deps);
+  deps.notificationHub = createNotificationHub(deps);
+  await deps.notificationHub.start();
   registerAuthHandlers(deps);
   const { app, table } = createApp(deps, options.api);
   const impersonationExpiry = createImpersonationExpiry(deps);
@@ -168,10 +173,12 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     app,
     table,
     ready,
+    upgrade: (request, socket, head) => deps.notificationHub.upgrade(request, socket, head),
     close: async () => {
       await ready.catch(() => undefined);
       await releaseNode();
       impersonationExpiry.stop();
+      await deps.notificationHub.stop();
       await Promise.all([authz.stop(), sessionState.stop(), credentials.stop(), maintenanceControl.stop()]);
       await store.close();
       await database.close();

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config/load.js';
 import { createHost } from './http/host.js';
 import { trackInFlight } from './http/in-flight.js';
 import { MaintenanceSwitch } from './http/maintenance.js';
-import { serveApp } from './http/serve.js';
+import { serveApp, type UpgradeHandler } from './http/serve.js';
 import { systemClock } from './infra/clock.js';
 import { createLogger } from './infra/logger.js';
 
@@ -26,11 +26,16 @@ async function main(): Promise<void> {
   type Env = Parameters<typeof shell.fetch>[1];
   let handler: (request: Request, env: Env) => Response | Promise<Response> = (request, env) => shell.fetch(request, env);
   const inFlight = trackInFlight((request: Request, env: Env) => handler(request, env));
-  const server = serveApp({ fetch: inFlight.handler, config, clock: systemClock, port: config.App.Port, hostname: config.App.Host }, (address) => {
+  let runtime: Runtime | undefined;
+  // The hubs' WebSockets exist once the runtime does; before that an upgrade is refused like any request.
+  const upgrade: UpgradeHandler = (request, socket, head) => {
+    if (runtime) return runtime.upgrade(request, socket, head);
+    socket.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+  };
+  const server = serveApp({ fetch: inFlight.handler, config, clock: systemClock, port: config.App.Port, hostname: config.App.Host, upgrade }, (address) => {
     logger.info('listening', { address: `http://${address.address}:${address.port}`, env: config.App.Env });
   });
 
-  let runtime: Runtime | undefined;
   let stopping = false;
   /**
    * Stops accepting connections, lets requests in flight finish (at most 10 s), and only then
@@ -47,6 +52,7 @@ async function main(): Promise<void> {
         resolve();
       }, 10_000);
       timer.unref();
+      runtime?.deps.notificationHub.dropConnections();
       server.close(() => {
         void inFlight.idle().then(() => {
           clearTimeout(timer);

@@ -1,5 +1,5 @@
 import { serve, type HttpBindings, type Http2Bindings, type ServerType } from '@hono/node-server';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { AppConfig, Culture } from '../config/schema.js';
@@ -8,6 +8,9 @@ import { codeMessage } from '../i18n/code-messages.js';
 import { coalesceResponses } from './coalesce.js';
 import { envelopeJson } from './envelope.js';
 import { resolveTraceId } from './request-info.js';
+
+/** The HTTP server's `upgrade` event handler. */
+export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 type FetchHandler = (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
 
@@ -48,11 +51,13 @@ export function answerClientError(culture: Culture, clock: Clock) {
  * refuses.
  */
 export function serveApp(
-  options: { fetch: FetchHandler; config: Pick<AppConfig, 'App' | 'Localization'>; clock: Clock; port: number; hostname: string },
+  options: { fetch: FetchHandler; config: Pick<AppConfig, 'App' | 'Localization'>; clock: Clock; port: number; hostname: string; upgrade?: UpgradeHandler },
   onListen?: (address: AddressInfo) => void,
 ): ServerType {
   const { config } = options;
   const server = serve({ fetch: coalesceResponses(options.fetch, config.App.CoalesceResponses), port: options.port, hostname: options.hostname }, onListen);
   server.on('clientError', answerClientError(config.Localization.DefaultCulture, options.clock));
+  // WebSocket upgrades (the hubs); without a handler Node closes such a connection.
+  if (options.upgrade) server.on('upgrade', options.upgrade);
   return server;
 }

@@ -98,7 +98,7 @@ export async function startTestServer(options: { config?: Record<string, any>; e
   await runtime.ready;
   const server: ServerType = await new Promise((resolve) => {
     // Served as main.ts serves it (coalesced responses, envelope answers to refused requests).
-    const s = serveApp({ fetch: runtime.app.fetch, config, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    const s = serveApp({ fetch: runtime.app.fetch, config, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1', upgrade: runtime.upgrade }, () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -123,6 +123,7 @@ export async function startTestServer(options: { config?: Record<string, any>; e
       return { status: res.status, headers: res.headers, body };
     },
     async close() {
+      runtime.deps.notificationHub.dropConnections();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

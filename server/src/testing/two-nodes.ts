@@ -39,7 +39,7 @@ export async function startTwoNodes(config: Record<string, unknown> = {}): Promi
     runtimes.map(
       (runtime) =>
         new Promise<TestNode>((resolve) => {
-          const server = serveApp({ fetch: runtime.app.fetch, config: appConfig, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1' }, () =>
+          const server = serveApp({ fetch: runtime.app.fetch, config: appConfig, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1', upgrade: runtime.upgrade }, () =>
             resolve({ runtime, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
           );
         }),
@@ -49,6 +49,7 @@ export async function startTwoNodes(config: Record<string, unknown> = {}): Promi
     nodes: nodes as [TestNode, TestNode],
     async close() {
       for (const node of nodes) {
+        node.runtime.deps.notificationHub.dropConnections();
         const closed = new Promise<void>((resolve) => node.server.close(() => resolve()));
         (node.server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         await closed;

@@ -1,0 +1,144 @@
+import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { TestServer } from '../../testing/harness.js';
+import { startTwoNodes, type TwoNodes } from '../../testing/two-nodes.js';
+import { claimsOf, createTestUser, grantRole, loginAs } from '../../testing/auth-fixtures.js';
+import { ADMIN_CODES, member, startAdminServer, tenantWithAdmin } from '../user/admin-test-kit.js';
+
+/**
+ * The notification hub with the client the admin front end uses (@microsoft/signalr), over real
+ * WebSockets: a revoked session's connections are told ForceLogout and closed.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startAdminServer();
+});
+afterAll(() => server.close());
+
+interface ForceLogout {
+  reason: string;
+  targetSessionIds: string[] | null;
+}
+
+/** A connected hub client, collecting ForceLogout pushes and noticing when it is closed. */
+async function connect(baseUrl: string, token: string) {
+  const pushes: ForceLogout[] = [];
+  const connection: HubConnection = new HubConnectionBuilder()
+    .withUrl(`${baseUrl}/hubs/notification`, { accessTokenFactory: () => token, transport: HttpTransportType.WebSockets })
+    .configureLogging(LogLevel.None)
+    .build();
+  connection.on('ForceLogout', (payload: ForceLogout) => void pushes.push(payload));
+  const closed = new Promise<Error | undefined>((resolve) => connection.onclose((error) => resolve(error)));
+  await connection.start();
+  return { connection, pushes, closed };
+}
+
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > ms) throw new Error('not reached in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('notification hub', () => {
+  it('tells every connection of the user when an administrator revokes a session, and closes that session\'s', async () => {
+    const { tenantId, api } = await tenantWithAdmin(server);
+    const bob = await member(server.runtime.deps, tenantId);
+    const phone = (await loginAs(server, bob)).accessToken;
+    const laptop = (await loginAs(server, bob)).accessToken;
+    const onPhone = await connect(server.url, phone);
+    const onLaptop = await connect(server.url, laptop);
+    expect(server.runtime.deps.notificationHub.connectionCount()).toBeGreaterThanOrEqual(2);
+
+    const phoneSession = String(claimsOf(phone).SessionId);
+    expect((await api.post('/api/UserSession/RevokeUserSession', { sessionId: phoneSession })).status).toBe(200);
+    await until(() => onPhone.pushes.length > 0 && onLaptop.pushes.length > 0);
+    expect(onPhone.pushes).toEqual([{ reason: expect.any(String), targetSessionIds: [phoneSession] }]);
+    expect(onLaptop.pushes).toEqual(onPhone.pushes);
+    // The revoked session's connection is closed; the other stays.
+    await onPhone.closed;
+    expect(onPhone.connection.state).toBe(HubConnectionState.Disconnected);
+    expect(onLaptop.connection.state).toBe(HubConnectionState.Connected);
+    // And it cannot come back.
+    await expect(connect(server.url, phone)).rejects.toThrow();
+    await onLaptop.connection.stop();
+  });
+
+  it('tells every connection on user deletion, with no session list (all of them)', async () => {
+    const { tenantId, api } = await tenantWithAdmin(server);
+    const bob = await member(server.runtime.deps, tenantId);
+    const hub = await connect(server.url, (await loginAs(server, bob)).accessToken);
+    expect((await api.del('/api/User/User', { id: bob.id })).status).toBe(200);
+    await until(() => hub.pushes.length > 0);
+    expect(hub.pushes[0]).toEqual({ reason: expect.any(String), targetSessionIds: null });
+    await hub.closed;
+  });
+
+  it('refuses a missing, wrong or revoked token at negotiate and at the socket', async () => {
+    const negotiate = await server.json('/hubs/notification/negotiate?negotiateVersion=1', { method: 'POST' });
+    expect(negotiate.status).toBe(401);
+    expect(negotiate.body).toMatchObject({ code: 401, isSuccess: false });
+    await expect(connect(server.url, 'not-a-token')).rejects.toThrow();
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/hubs/notification?access_token=nope`);
+    const status = await new Promise<number>((resolve) => socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    expect(status).toBe(401);
+    const elsewhere = new WebSocket(`${server.url.replace('http', 'ws')}/hubs/elsewhere`);
+    expect(await new Promise<number>((resolve) => elsewhere.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)))).toBe(404);
+  });
+
+  it('speaks the JSON protocol only, and has no client methods', async () => {
+    const user = await createTestUser(server.runtime.deps, { tenantId: 0n });
+    await grantRole(server.runtime.deps, user.id, 0n, ADMIN_CODES.slice(0, 1));
+    const token = (await loginAs(server, user)).accessToken;
+    const open = async () => {
+      const socket = new WebSocket(`${server.url.replace('http', 'ws')}/hubs/notification?access_token=${encodeURIComponent(token)}`);
+      const frames: string[] = [];
+      socket.on('message', (data) => frames.push(data.toString()));
+      const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+      await new Promise((resolve) => socket.on('open', resolve));
+      return { socket, frames, closed };
+    };
+    const binary = await open();
+    binary.socket.send('{"protocol":"messagepack","version":1}\u001e');
+    expect(await binary.closed).toBe(1002);
+    expect(binary.frames[0]).toMatch(/not supported/);
+
+    const json = await open();
+    json.socket.send('{"protocol":"json","version":1}\u001e');
+    await until(() => json.frames.length > 0);
+    expect(json.frames[0]).toBe('{}\u001e');
+    json.socket.send('{"type":1,"invocationId":"7","target":"SendMessage","arguments":[]}\u001e{"type":6}\u001e');
+    await until(() => json.frames.length > 1);
+    expect(JSON.parse(json.frames[1]!.slice(0, -1))).toEqual({ type: 3, invocationId: '7', error: "Method 'SendMessage' does not exist." });
+    json.socket.send('no separator');
+    expect(await json.closed).toBe(1003);
+  });
+});
+
+describe('notification hub across nodes', () => {
+  let cluster: TwoNodes;
+  beforeAll(async () => {
+    cluster = await startTwoNodes({ Saas: { Auth: { CaptchaEnabled: false } } });
+  });
+  afterAll(() => cluster?.close());
+
+  it('reaches a connection on node B when node A revokes the session', async () => {
+    const [a, b] = cluster.nodes;
+    const deps = a.runtime.deps;
+    const user = await createTestUser(deps, { tenantId: 0n });
+    const login = async (url: string) => {
+      const res = await fetch(`${url}/api/Auth/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.email, password: user.password }) });
+      return ((await res.json()) as { data: { token: { accessToken: string } } }).data.token.accessToken;
+    };
+    const token = await login(b.url);
+    const hub = await connect(b.url, token);
+    const sessionId = String(claimsOf(token).SessionId);
+    // Revoked through node A's services: the push goes through the shared store to node B.
+    await a.runtime.deps.sessions.revoke(user.id, [BigInt(sessionId)], 'Revoked by administrator');
+    await until(() => hub.pushes.length > 0);
+    expect(hub.pushes[0]).toEqual({ reason: 'Revoked by administrator', targetSessionIds: [sessionId] });
+    await hub.closed;
+  });
+});

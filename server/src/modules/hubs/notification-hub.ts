@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { AppDeps } from '../../app-deps.js';
+import { isAppError } from '../../errors/app-error.js';
+import { isMaintenanceExempt } from '../../http/maintenance.js';
+import type { RequestContext } from '../../rpc/context.js';
+import { authenticateToken, bearerToken, type AuthContext } from '../auth/session-gate.js';
+import { closeMessage, completionError, HANDSHAKE_OK, invocation, MessageType, PING, readHandshake, splitMessages } from './signalr-protocol.js';
+
+export const NOTIFICATION_HUB = '/hubs/notification';
+/** Pushes for the notification hub, from whichever node caused them to every node's connections. */
+const CHANNEL = 'hub:notification';
+const KEEP_ALIVE_MS = 15_000;
+const CLIENT_TIMEOUT_MS = 30_000;
+const HANDSHAKE_TIMEOUT_MS = 15_000;
+const MAX_MESSAGE_BYTES = 32_768;
+
+interface Connection {
+  socket: WebSocket;
+  userId: string;
+  sessionId: string;
+}
+
+interface Push {
+  userId: string;
+  target: string;
+  arguments: unknown[];
+  /** Sessions whose connections are closed after the push (the ForceLogout of revoked sessions; null: all of the user's). */
+  closeSessions?: string[] | null;
+}
+
+/** The token of a hub request: the Authorization header, or `access_token` in the query (a browser socket cannot set headers). */
+export function hubToken(url: URL, authorization: string | null | undefined): string | undefined {
+  return bearerToken(authorization) ?? (url.searchParams.get('access_token') || undefined);
+}
+
+/**
+ * The notification hub (SPEC "Real-time hubs", ORIGINAL-FACTS §5) over WebSockets: negotiate,
+ * then the SignalR JSON protocol. It has no client methods; the server pushes ForceLogout
+ * `{reason, targetSessionIds}` (null: every session of the user) when sessions are revoked, to every
+ * connection of the user on every node, and then closes the connections of the revoked sessions.
+ * Unlike the original, connecting checks the session too (a revoked session cannot connect).
+ */
+export function createNotificationHub(deps: AppDeps) {
+  const { logger, store } = deps;
+  const connections = new Map<string, Set<Connection>>();
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  let unsubscribe: (() => Promise<void>) | undefined;
+
+  async function authenticate(token: string | undefined): Promise<AuthContext> {
+    return authenticateToken({ deps } as RequestContext, token);
+  }
+
+  function deliver(push: Push): void {
+    const mine = connections.get(push.userId);
+    if (!mine) return;
+    const message = invocation(push.target, push.arguments);
+    for (const connection of [...mine]) {
+      connection.socket.send(message);
+      const closing = push.closeSessions === undefined ? false : push.closeSessions === null || push.closeSessions.includes(connection.sessionId);
+      if (closing) connection.socket.close(1000, 'Session ended');
+    }
+  }
+
+  function attach(socket: WebSocket, auth: AuthContext): void {
+    const connection: Connection = { socket, userId: String(auth.userId), sessionId: String(auth.sessionId) };
+    let handshaken = false;
+    let lastHeard = Date.now();
+    const handshakeTimer = setTimeout(() => socket.close(1002, 'No handshake'), HANDSHAKE_TIMEOUT_MS);
+    const keepAlive = setInterval(() => {
+      if (Date.now() - lastHeard > CLIENT_TIMEOUT_MS) {
+        socket.terminate();
+        return;
+      }
+      if (handshaken) socket.send(PING);
+    }, KEEP_ALIVE_MS);
+    keepAlive.unref();
+    handshakeTimer.unref();
+
+    socket.on('message', (data, isBinary) => {
+      lastHeard = Date.now();
+      const messages = isBinary ? undefined : splitMessages(data.toString());
+      if (!messages) {
+        socket.send(closeMessage('Messages must be JSON text ending with the record separator.'));
+        socket.close(1003, 'Malformed message');
+        return;
+      }
+      for (const message of messages) {
+        if (!handshaken) {
+          const answer = readHandshake(message);
+          clearTimeout(handshakeTimer);
+          if (!answer.ok) {
+            socket.send(`${JSON.stringify({ error: answer.error })}\u001e`);
+            socket.close(1002, 'Handshake refused');
+            return;
+          }
+          handshaken = true;
+          socket.send(HANDSHAKE_OK);
+          let set = connections.get(connection.userId);
+          if (!set) connections.set(connection.userId, (set = new Set()));
+          set.add(connection);
+          continue;
+        }
+        let parsed: { type?: unknown; invocationId?: unknown; target?: unknown };
+        try {
+          parsed = JSON.parse(message);
+        } catch {
+          socket.send(closeMessage('A message is not JSON.'));
+          socket.close(1003, 'Malformed message');
+          return;
+        }
+        if (parsed.type === MessageType.Close) {
+          socket.close(1000);
+          return;
+        }
+        // The notification hub has no client methods (ORIGINAL-FACTS §5).
+        if (parsed.type === MessageType.Invocation || parsed.type === MessageType.StreamInvocation) {
+          if (typeof parsed.invocationId === 'string') socket.send(completionError(parsed.invocationId, `Method '${String(parsed.target)}' does not exist.`));
+        }
+      }
+    });
+    socket.on('close', () => {
+      clearTimeout(handshakeTimer);
+      clearInterval(keepAlive);
+      const set = connections.get(connection.userId);
+      set?.delete(connection);
+      if (set?.size === 0) connections.delete(connection.userId);
+    });
+    socket.on('error', (error) => logger.debug('hub socket error', { error }));
+  }
+
+  /** Refuses an upgrade with a plain HTTP answer (the socket has no Hono behind it). */
+  function refuse(socket: Duplex, status: number, text: string, headers: Record<string, string> = {}): void {
+    const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    socket.end(`HTTP/1.1 ${status} ${text}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${extra}connection: close\r\n\r\n${text}`);
+  }
+
+  return {
+    /** Starts delivering pushes published by any node. */
+    async start() {
+      unsubscribe = await store.subscribe(CHANNEL, (message) => {
+        try {
+          deliver(JSON.parse(message) as Push);
+        } catch (error) {
+          logger.warn('hub push could not be delivered', { error });
+        }
+      });
+      deps.events.on('SessionsRevoked', async (e) => {
+        const targetSessionIds = e.sessionIds === null ? null : e.sessionIds.map(String);
+        const push: Push = { userId: String(e.userId), target: 'ForceLogout', arguments: [{ reason: e.reason, targetSessionIds }], closeSessions: targetSessionIds };
+        await store.publish(CHANNEL, JSON.stringify(push));
+      });
+    },
+
+    /**
+     * POST /hubs/notification/negotiate: the connection id and the one transport offered, as the
+     * SignalR client reads it (plain JSON, not the envelope; a refusal is the envelope, by status).
+     */
+    async negotiate(request: Request): Promise<unknown> {
+      const url = new URL(request.url);
+      await authenticate(hubToken(url, request.headers.get('authorization')));
+      const connectionId = randomBytes(16).toString('base64url');
+      const version = url.searchParams.get('negotiateVersion') === '1' ? 1 : 0;
+      return {
+        negotiateVersion: version,
+        connectionId,
+        ...(version === 1 ? { connectionToken: randomBytes(16).toString('base64url') } : {}),
+        availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text'] }],
+      };
+    },
+
+    /** The HTTP server's `upgrade` event for the hub path; other paths are refused. */
+    upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+      const url = new URL(request.url ?? '/', 'http://hub');
+      if (url.pathname.replace(/\/+$/, '').toLowerCase() !== NOTIFICATION_HUB) return refuse(socket, 404, 'Not Found');
+      if (deps.maintenance.on && !isMaintenanceExempt(url.pathname)) return refuse(socket, 503, 'Service Unavailable', { 'Retry-After': String(deps.maintenance.retryAfterSeconds) });
+      const authorization = Array.isArray(request.headers.authorization) ? request.headers.authorization[0] : request.headers.authorization;
+      authenticate(hubToken(url, authorization)).then(
+        (auth) => sockets.handleUpgrade(request, socket, head, (ws) => attach(ws, auth)),
+        (error: unknown) => {
+          if (isAppError(error)) return refuse(socket, error.definition.status, 'Unauthorized');
+          logger.error('hub upgrade failed', { error });
+          refuse(socket, 500, 'Internal Server Error');
+        },
+      );
+    },
+
+    /** Connections on this node (tests, health). */
+    connectionCount(): number {
+      let n = 0;
+      for (const set of connections.values()) n += set.size;
+      return n;
+    },
+
+    /** Ends every connection on this node (shutdown: an open socket would hold the HTTP server's close). */
+    dropConnections(): void {
+      for (const set of connections.values()) for (const c of set) c.socket.terminate();
+      connections.clear();
+      for (const socket of sockets.clients) socket.terminate();
+    },
+
+    async stop() {
+      await unsubscribe?.();
+      this.dropConnections();
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+    },
+  };
+}
+
+export type NotificationHub = ReturnType<typeof createNotificationHub>;
