@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { TestServer } from '../../testing/harness.js';
 import { startTwoNodes, type TwoNodes } from '../../testing/two-nodes.js';
+import { MAX_CONNECTIONS_PER_USER } from './notification-hub.js';
 import { claimsOf, createTestUser, grantRole, loginAs } from '../../testing/auth-fixtures.js';
 import { ADMIN_CODES, member, startAdminServer, tenantWithAdmin } from '../user/admin-test-kit.js';
 
@@ -140,5 +141,42 @@ describe('notification hub across nodes', () => {
     await until(() => hub.pushes.length > 0);
     expect(hub.pushes[0]).toEqual({ reason: 'Revoked by administrator', targetSessionIds: [sessionId] });
     await hub.closed;
+  });
+});
+
+describe('notification hub limits', () => {
+  it('refuses a user more connections than the cap, counting those still in their handshake', async () => {
+    const user = await createTestUser(server.runtime.deps, { tenantId: 0n });
+    const token = (await loginAs(server, user)).accessToken;
+    const url = `${server.url.replace('http', 'ws')}/hubs/notification?access_token=${encodeURIComponent(token)}`;
+    const opened: WebSocket[] = [];
+    // None of these sends its handshake.
+    for (let i = 0; i < MAX_CONNECTIONS_PER_USER; i++) {
+      const socket = new WebSocket(url);
+      await new Promise((resolve, reject) => {
+        socket.on('open', resolve);
+        socket.on('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
+      });
+      opened.push(socket);
+    }
+    const extra = new WebSocket(url);
+    expect(await new Promise<number>((resolve) => extra.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)))).toBe(429);
+    // One leaves: there is room again.
+    const leaving = opened.pop()!;
+    await new Promise<void>((resolve) => {
+      leaving.on('close', () => resolve());
+      leaving.close();
+    });
+    // The server sees the close a moment later: retried until it does (at most 3 s).
+    const tryOpen = () =>
+      new Promise<WebSocket | undefined>((resolve) => {
+        const socket = new WebSocket(url);
+        socket.on('open', () => resolve(socket));
+        socket.on('unexpected-response', () => resolve(undefined));
+      });
+    let again: WebSocket | undefined;
+    for (const started = Date.now(); !again && Date.now() - started < 3000; ) again = await tryOpen();
+    expect(again).toBeDefined();
+    for (const socket of [...opened, again!]) socket.terminate();
   });
 });

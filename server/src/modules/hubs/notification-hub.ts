@@ -16,6 +16,8 @@ const KEEP_ALIVE_MS = 15_000;
 const CLIENT_TIMEOUT_MS = 30_000;
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 const MAX_MESSAGE_BYTES = 32_768;
+/** Connections one user may hold on one node (tabs and devices); more is refused with 429. */
+export const MAX_CONNECTIONS_PER_USER = 32;
 
 interface Connection {
   socket: WebSocket;
@@ -46,6 +48,8 @@ export function hubToken(url: URL, authorization: string | null | undefined): st
 export function createNotificationHub(deps: AppDeps) {
   const { logger, store } = deps;
   const connections = new Map<string, Set<Connection>>();
+  /** Upgrades accepted but not yet attached, per user. */
+  const pending = new Map<string, number>();
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let unsubscribe: (() => Promise<void>) | undefined;
 
@@ -64,7 +68,7 @@ export function createNotificationHub(deps: AppDeps) {
     }
   }
 
-  function attach(socket: WebSocket, auth: AuthContext): void {
+  function attach(socket: WebSocket, auth: AuthContext, settle: () => void): void {
     const connection: Connection = { socket, userId: String(auth.userId), sessionId: String(auth.sessionId) };
     let handshaken = false;
     let lastHeard = Date.now();
@@ -97,6 +101,7 @@ export function createNotificationHub(deps: AppDeps) {
             return;
           }
           handshaken = true;
+          settle();
           socket.send(HANDSHAKE_OK);
           let set = connections.get(connection.userId);
           if (!set) connections.set(connection.userId, (set = new Set()));
@@ -178,7 +183,24 @@ export function createNotificationHub(deps: AppDeps) {
       if (deps.maintenance.on && !isMaintenanceExempt(url.pathname)) return refuse(socket, 503, 'Service Unavailable', { 'Retry-After': String(deps.maintenance.retryAfterSeconds) });
       const authorization = Array.isArray(request.headers.authorization) ? request.headers.authorization[0] : request.headers.authorization;
       authenticate(hubToken(url, authorization)).then(
-        (auth) => sockets.handleUpgrade(request, socket, head, (ws) => attach(ws, auth)),
+        (auth) => {
+          // Counted with the sockets still in their handshake, so a burst cannot slip past it.
+          const held = (connections.get(String(auth.userId))?.size ?? 0) + (pending.get(String(auth.userId)) ?? 0);
+          if (held >= MAX_CONNECTIONS_PER_USER) return refuse(socket, 429, 'Too Many Requests');
+          const key = String(auth.userId);
+          pending.set(key, (pending.get(key) ?? 0) + 1);
+          let counted = true;
+          // Once: when the handshake succeeds (it is then counted among the connections) or the socket ends first.
+          const settle = () => {
+            if (!counted) return;
+            counted = false;
+            const left = (pending.get(key) ?? 1) - 1;
+            if (left > 0) pending.set(key, left);
+            else pending.delete(key);
+          };
+          socket.once('close', settle);
+          sockets.handleUpgrade(request, socket, head, (ws) => attach(ws, auth, settle));
+        },
         (error: unknown) => {
           if (isAppError(error)) return refuse(socket, error.definition.status, 'Unauthorized');
           logger.error('hub upgrade failed', { error });
