@@ -90,6 +90,34 @@ describe('invalidating cache', () => {
     await store.close();
   });
 
+  it('keeps loads and replaces while only other tags change (under load some tag always does)', async () => {
+    const { clock, store } = setup();
+    const cache = createInvalidatingCache<{ n: number }>({ name: 'objects', store, clock, logger, ttlMs: 1000, maxEntries: 1 });
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const pending = cache.get('k', ['session:1', 'user:1'], async () => {
+      await slow;
+      return { n: 1 };
+    });
+    // Other sessions change while k loads: k's value is still good.
+    await cache.invalidate('session:2');
+    await cache.replace('j', ['session:3'], { n: 9 }, 'session:3', { n: 8 });
+    release();
+    const read = await pending;
+    expect(await cache.get('k', ['session:1', 'user:1'], async () => ({ n: 100 }))).toBe(read);
+    // Evicted for room (not changed): a replace derived from it is still kept.
+    await cache.get('other', ['session:4'], async () => ({ n: 4 }));
+    await cache.invalidate('session:5');
+    const next = { n: 2 };
+    await cache.replace('k', ['session:1', 'user:1'], next, 'session:1', read);
+    expect(await cache.get('k', ['session:1', 'user:1'], async () => ({ n: 200 }))).toBe(next);
+    // A change of one of its own tags since the read still voids a replace derived from it.
+    await cache.invalidate('user:1');
+    await cache.replace('k', ['session:1', 'user:1'], { n: 3 }, 'session:1', next);
+    expect((await cache.get('k', ['session:1', 'user:1'], async () => ({ n: 300 }))).n).toBe(300);
+    await store.close();
+  });
+
   it('drops entries on other instances sharing the store', async () => {
     const { make, store } = setup();
     const a = make();

@@ -9,8 +9,8 @@ import type { EphemeralStore } from './store.js';
  * - `invalidate(tag)` drops matching local entries at once, bumps the tag's generation counter
  *   in the shared store (loaders that keep a second level there include it in their keys),
  *   and publishes the tag; every node drops its matching entries on receipt (milliseconds).
- * - A value loaded while an invalidation happened is returned but not kept: it may have been
- *   read before the change committed.
+ * - A value loaded while one of its tags was invalidated is returned but not kept: it may have
+ *   been read before the change committed.
  * - Entries also expire after `ttlMs`, which bounds staleness should a message be lost.
  */
 export interface InvalidatingCache<V> {
@@ -52,13 +52,42 @@ export function createInvalidatingCache<V>(options: InvalidatingCacheOptions): I
   const origin = Math.random().toString(36).slice(2);
   const max = options.maxEntries ?? 10_000;
   const entries = new Map<string, { value: V; tags: readonly string[]; expires: number }>();
+  /*
+   * What changed since a value was read is told per tag, not by one counter for the whole cache:
+   * under load some tag is dropped at every moment (each refresh replaces its session), and a
+   * single counter would then void every load and every replace, so nothing would stay cached.
+   * `epoch` counts drops; `dropped` remembers the epoch of each tag's last drop (bounded: a tag
+   * forgotten counts as dropped at `floor`, which is merely conservative); `readAt` is the
+   * epoch at which a value was read.
+   */
   let epoch = 0;
+  let floor = 0;
+  const dropped = new Map<string, number>();
+  const maxDropped = Math.max(4 * max, 1000);
+  const readAt = new WeakMap<object, number>();
   let unsubscribe: (() => Promise<void>) | undefined;
 
   const drop = (tag: string) => {
     epoch++;
-    if (tag === '*') return entries.clear();
+    if (tag === '*') {
+      floor = epoch;
+      dropped.clear();
+      return entries.clear();
+    }
+    dropped.delete(tag);
+    dropped.set(tag, epoch);
+    if (dropped.size > maxDropped) {
+      const [oldest, at] = dropped.entries().next().value!;
+      dropped.delete(oldest);
+      floor = Math.max(floor, at);
+    }
     for (const [key, entry] of entries) if (entry.tags.includes(tag)) entries.delete(key);
+  };
+
+  /** Whether none of the tags was dropped after `since`. */
+  const untouchedSince = (tags: readonly string[], since: number) => floor <= since && tags.every((t) => (dropped.get(t) ?? 0) <= since);
+  const markRead = (value: V, at: number) => {
+    if (typeof value === 'object' && value !== null) readAt.set(value, at);
   };
 
   return {
@@ -68,7 +97,9 @@ export function createInvalidatingCache<V>(options: InvalidatingCacheOptions): I
       if (hit && hit.expires > now) return hit.value;
       const startedAt = epoch;
       return load().then((value) => {
-        if (epoch === startedAt && (!keep || keep(value))) {
+        markRead(value, startedAt);
+        // The tags are complete only now (a loader may add some): none may have been dropped since the load began.
+        if (untouchedSince(tags, startedAt) && (!keep || keep(value))) {
           entries.delete(key);
           if (entries.size >= max) entries.delete(entries.keys().next().value!);
           entries.set(key, { value, tags, expires: Math.min(now + ttlMs, expiresAt?.(value) ?? Infinity) });
@@ -82,11 +113,17 @@ export function createInvalidatingCache<V>(options: InvalidatingCacheOptions): I
       await store.publish(channel, `${origin} ${tag}`);
     },
     async replace(key, tags, value, tag, previous) {
-      // Same as an invalidation for everyone else; here the drop also voids loads in flight
-      // (the epoch), then the known value is kept if nothing changed since it was read.
-      const unchanged = entries.get(key)?.value === previous;
+      // Same as an invalidation for everyone else; here the drop also voids loads in flight of
+      // the tag, then the known value is kept if nothing changed since `previous` was read: it
+      // is still the entry, or none of its tags was dropped since (an entry evicted for room,
+      // or a load that was not kept, is not a change).
+      const at = typeof previous === 'object' && previous !== null ? readAt.get(previous) : undefined;
+      const unchanged = entries.get(key)?.value === previous || (at !== undefined && untouchedSince(tags, at));
       drop(tag);
-      if (unchanged) entries.set(key, { value, tags, expires: clock.nowMs() + ttlMs });
+      if (unchanged) {
+        entries.set(key, { value, tags, expires: clock.nowMs() + ttlMs });
+        markRead(value, epoch);
+      }
       await store.incrementCounter(`${options.name}:gen:${tag}`);
       await store.publish(channel, `${origin}:replace ${tag}`);
     },
