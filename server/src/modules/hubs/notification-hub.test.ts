@@ -115,6 +115,26 @@ describe('notification hub', () => {
     expect(JSON.parse(json.frames[1]!.slice(0, -1))).toEqual({ type: 3, invocationId: '7', error: "Method 'SendMessage' does not exist." });
     json.socket.send('no separator');
     expect(await json.closed).toBe(1003);
+
+    // Valid JSON that is not an object (null first: reading a field of it threw and ended the process).
+    for (const payload of ['null', '42', '[]', '"x"']) {
+      const odd = await open();
+      odd.socket.send('{"protocol":"json","version":1}\u001e');
+      await until(() => odd.frames.length > 0);
+      odd.socket.send(`${payload}\u001e`);
+      expect(await odd.closed, payload).toBe(1003);
+    }
+    expect((await server.json('/health')).status).toBe(200);
+  });
+
+  it('closes a socket of a session revoked before its handshake', async () => {
+    const user = await createTestUser(server.runtime.deps, { tenantId: 0n });
+    const token = (await loginAs(server, user)).accessToken;
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/hubs/notification?access_token=${encodeURIComponent(token)}`);
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => socket.on('open', resolve));
+    await server.runtime.deps.sessions.revoke(user.id, [BigInt(String(claimsOf(token).SessionId))], 'Revoked by administrator');
+    expect(await closed).toBe(1000);
   });
 });
 

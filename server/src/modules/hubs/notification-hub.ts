@@ -23,6 +23,8 @@ interface Connection {
   socket: WebSocket;
   userId: string;
   sessionId: string;
+  /** Pushes go only to connections past the handshake; a ForceLogout closes the others too. */
+  handshaken: boolean;
 }
 
 interface Push {
@@ -47,9 +49,8 @@ export function hubToken(url: URL, authorization: string | null | undefined): st
  */
 export function createNotificationHub(deps: AppDeps) {
   const { logger, store } = deps;
+  /** Every open connection by user, registered from the upgrade on (before its handshake). */
   const connections = new Map<string, Set<Connection>>();
-  /** Upgrades accepted but not yet attached, per user. */
-  const pending = new Map<string, number>();
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let unsubscribe: (() => Promise<void>) | undefined;
 
@@ -62,15 +63,18 @@ export function createNotificationHub(deps: AppDeps) {
     if (!mine) return;
     const message = invocation(push.target, push.arguments);
     for (const connection of [...mine]) {
-      connection.socket.send(message);
+      if (connection.handshaken) connection.socket.send(message);
       const closing = push.closeSessions === undefined ? false : push.closeSessions === null || push.closeSessions.includes(connection.sessionId);
       if (closing) connection.socket.close(1000, 'Session ended');
     }
   }
 
-  function attach(socket: WebSocket, auth: AuthContext, settle: () => void): void {
-    const connection: Connection = { socket, userId: String(auth.userId), sessionId: String(auth.sessionId) };
-    let handshaken = false;
+  function attach(socket: WebSocket, auth: AuthContext): void {
+    const connection: Connection = { socket, userId: String(auth.userId), sessionId: String(auth.sessionId), handshaken: false };
+    // Registered at once: a session revoked before the handshake still closes this socket.
+    let set = connections.get(connection.userId);
+    if (!set) connections.set(connection.userId, (set = new Set()));
+    set.add(connection);
     let lastHeard = Date.now();
     const handshakeTimer = setTimeout(() => socket.close(1002, 'No handshake'), HANDSHAKE_TIMEOUT_MS);
     const keepAlive = setInterval(() => {
@@ -78,21 +82,20 @@ export function createNotificationHub(deps: AppDeps) {
         socket.terminate();
         return;
       }
-      if (handshaken) socket.send(PING);
+      if (connection.handshaken) socket.send(PING);
     }, KEEP_ALIVE_MS);
     keepAlive.unref();
     handshakeTimer.unref();
+    const refuse = (reason: string, code: number) => {
+      socket.send(closeMessage(reason));
+      socket.close(code, 'Malformed message');
+    };
 
-    socket.on('message', (data, isBinary) => {
-      lastHeard = Date.now();
-      const messages = isBinary ? undefined : splitMessages(data.toString());
-      if (!messages) {
-        socket.send(closeMessage('Messages must be JSON text ending with the record separator.'));
-        socket.close(1003, 'Malformed message');
-        return;
-      }
+    const onMessage = (text: string | undefined) => {
+      const messages = text === undefined ? undefined : splitMessages(text);
+      if (!messages) return refuse('Messages must be JSON text ending with the record separator.', 1003);
       for (const message of messages) {
-        if (!handshaken) {
+        if (!connection.handshaken) {
           const answer = readHandshake(message);
           clearTimeout(handshakeTimer);
           if (!answer.ok) {
@@ -100,38 +103,45 @@ export function createNotificationHub(deps: AppDeps) {
             socket.close(1002, 'Handshake refused');
             return;
           }
-          handshaken = true;
-          settle();
+          connection.handshaken = true;
           socket.send(HANDSHAKE_OK);
-          let set = connections.get(connection.userId);
-          if (!set) connections.set(connection.userId, (set = new Set()));
-          set.add(connection);
           continue;
         }
-        let parsed: { type?: unknown; invocationId?: unknown; target?: unknown };
+        let parsed: unknown;
         try {
           parsed = JSON.parse(message);
         } catch {
-          socket.send(closeMessage('A message is not JSON.'));
-          socket.close(1003, 'Malformed message');
-          return;
+          parsed = undefined;
         }
-        if (parsed.type === MessageType.Close) {
+        // `null`, numbers, arrays: not a hub message.
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return refuse('A message is not a JSON object.', 1003);
+        const { type, invocationId, target } = parsed as { type?: unknown; invocationId?: unknown; target?: unknown };
+        if (type === MessageType.Close) {
           socket.close(1000);
           return;
         }
         // The notification hub has no client methods (ORIGINAL-FACTS §5).
-        if (parsed.type === MessageType.Invocation || parsed.type === MessageType.StreamInvocation) {
-          if (typeof parsed.invocationId === 'string') socket.send(completionError(parsed.invocationId, `Method '${String(parsed.target)}' does not exist.`));
+        if ((type === MessageType.Invocation || type === MessageType.StreamInvocation) && typeof invocationId === 'string') {
+          socket.send(completionError(invocationId.slice(0, 100), `Method '${String(target).slice(0, 100)}' does not exist.`));
         }
+      }
+    };
+    socket.on('message', (data, isBinary) => {
+      lastHeard = Date.now();
+      // One client's message never takes the process down, whatever it holds.
+      try {
+        onMessage(isBinary ? undefined : data.toString());
+      } catch (error) {
+        logger.warn('hub message refused', { error });
+        socket.terminate();
       }
     });
     socket.on('close', () => {
       clearTimeout(handshakeTimer);
       clearInterval(keepAlive);
-      const set = connections.get(connection.userId);
-      set?.delete(connection);
-      if (set?.size === 0) connections.delete(connection.userId);
+      const mine = connections.get(connection.userId);
+      mine?.delete(connection);
+      if (mine?.size === 0) connections.delete(connection.userId);
     });
     socket.on('error', (error) => logger.debug('hub socket error', { error }));
   }
@@ -184,22 +194,12 @@ export function createNotificationHub(deps: AppDeps) {
       const authorization = Array.isArray(request.headers.authorization) ? request.headers.authorization[0] : request.headers.authorization;
       authenticate(hubToken(url, authorization)).then(
         (auth) => {
-          // Counted with the sockets still in their handshake, so a burst cannot slip past it.
-          const held = (connections.get(String(auth.userId))?.size ?? 0) + (pending.get(String(auth.userId)) ?? 0);
-          if (held >= MAX_CONNECTIONS_PER_USER) return refuse(socket, 429, 'Too Many Requests');
-          const key = String(auth.userId);
-          pending.set(key, (pending.get(key) ?? 0) + 1);
-          let counted = true;
-          // Once: when the handshake succeeds (it is then counted among the connections) or the socket ends first.
-          const settle = () => {
-            if (!counted) return;
-            counted = false;
-            const left = (pending.get(key) ?? 1) - 1;
-            if (left > 0) pending.set(key, left);
-            else pending.delete(key);
-          };
-          socket.once('close', settle);
-          sockets.handleUpgrade(request, socket, head, (ws) => attach(ws, auth, settle));
+          // The client may have gone while the token was checked: nothing to upgrade or count.
+          if (socket.destroyed || !socket.writable) return;
+          // Counts every open connection, those still in their handshake too. The upgrade below
+          // completes and registers synchronously, so a burst cannot slip past the count.
+          if ((connections.get(String(auth.userId))?.size ?? 0) >= MAX_CONNECTIONS_PER_USER) return refuse(socket, 429, 'Too Many Requests');
+          sockets.handleUpgrade(request, socket, head, (ws) => attach(ws, auth));
         },
         (error: unknown) => {
           if (isAppError(error)) return refuse(socket, error.definition.status, 'Unauthorized');
