@@ -131,6 +131,9 @@ describe('tenant invitations', () => {
     expect(late.body.data).toMatch(/Expired/);
     const statuses = (await api.post('/api/TenantInvitationQuery/TenantInvitationPage', {})).body.data.items.map((i: { status: string }) => i.status).sort();
     expect(statuses).toEqual(['Expired', 'Rejected', 'Revoked']);
+    // Filtered by the status shown: the run-out one is Expired, not Pending.
+    expect((await api.post('/api/TenantInvitationQuery/TenantInvitationPage', { status: 'Pending' })).body.data.items).toEqual([]);
+    expect((await api.post('/api/TenantInvitationQuery/TenantInvitationPage', { status: 'Expired' })).body.data.items.map((i: { basicId: string }) => i.basicId)).toEqual([third]);
     // The address may be invited again once the old one has run out.
     expect((await invite(api, invitee.user.email!)).status).toBe(200);
   });
@@ -180,13 +183,34 @@ describe('tenant invitations', () => {
 
     const messages = deps().messages;
     const send = messages.send;
-    messages.send = () => Promise.reject(new Error('smtp down'));
     try {
-      const address = freshAddress();
-      expect((await invite(api, address)).status).toBe(502);
-      expect(await deps().db.select().from(tenantInvitations).where(eq(tenantInvitations.email, address))).toEqual([]);
+      // The mail cannot go: the invitation is withdrawn (as a revocation, audited) and answers 502.
+      const invitee = await outsider();
+      messages.send = () => Promise.reject(new Error('smtp down'));
+      expect((await invite(api, invitee.user.email!)).status).toBe(502);
+      const [withdrawn] = await deps().db.select().from(tenantInvitations).where(and(eq(tenantInvitations.tenantId, tenantId), eq(tenantInvitations.email, invitee.user.email!)));
+      expect(withdrawn?.status).toBe('Revoked');
+      expect((await invitee.api.get('/api/TenantInvitationQuery/MyTenantInvitations')).body.data).toEqual([]);
+      // The invitee answered while the mail was on its way, then the mail failed: the answer stands.
+      const quick = await outsider();
+      messages.send = async () => {
+        const [open] = await deps().db.select().from(tenantInvitations).where(and(eq(tenantInvitations.tenantId, tenantId), eq(tenantInvitations.email, quick.user.email!)));
+        expect((await quick.api.post('/api/TenantInvitation/AcceptTenantInvitation', { invitationId: String(open!.id) })).status).toBe(200);
+        throw new Error('smtp down');
+      };
+      expect((await invite(api, quick.user.email!)).status).toBe(200);
+      expect(await membershipsOf(tenantId, quick.user.id)).toHaveLength(1);
     } finally {
       messages.send = send;
     }
+  });
+
+  it('sends one invitation of two at once for the same address', async () => {
+    const { api } = await tenantWithAdmin(server);
+    const address = freshAddress();
+    const answers = await Promise.all([invite(api, address), invite(api, address)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const page = await api.post('/api/TenantInvitationQuery/TenantInvitationPage', { keyword: address });
+    expect(page.body.data.items.map((i: { status: string }) => i.status)).toEqual(['Pending']);
   });
 });

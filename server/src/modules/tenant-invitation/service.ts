@@ -1,4 +1,5 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
+import { postgresErrorCode, UNIQUE_VIOLATION } from '../../infra/db/errors.js';
 import { tenantInvitations, tenantMemberships, tenants, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { Culture } from '../../config/schema.js';
@@ -42,6 +43,14 @@ const invitationList = definePagedList({
 /** An open invitation past its end reads Expired (it is stored so when someone answers it). */
 function statusOf(i: Pick<Invitation, 'status' | 'expiresTime'>, now: Date): string {
   return i.status === 'Pending' && i.expiresTime <= now ? 'Expired' : i.status;
+}
+
+/** The rows whose shown status (statusOf) is `status`. */
+function statusCondition(status: string | null | undefined, now: Date) {
+  if (!status) return undefined;
+  if (status === 'Pending') return and(eq(tenantInvitations.status, 'Pending'), gt(tenantInvitations.expiresTime, now));
+  if (status === 'Expired') return or(eq(tenantInvitations.status, 'Expired'), and(eq(tenantInvitations.status, 'Pending'), lte(tenantInvitations.expiresTime, now)));
+  return eq(tenantInvitations.status, status);
 }
 
 function toDetail(i: Invitation, now: Date) {
@@ -130,25 +139,34 @@ export function createInvitationService(deps: Deps) {
       const id = ids.next();
       const expiresTime = new Date(now.getTime() + INVITATION_DAYS * DAY);
       await db.transaction(async (tx) => {
-        // An expired open invitation of the same address gives way to the new one.
+        // An expired open invitation of the same address gives way to the new one; one still open
+        // stays, and the unique index then refuses the second (two invitations at once).
         await tx
           .update(tenantInvitations)
           .set({ status: 'Expired', modifiedTime: now })
-          .where(and(eq(tenantInvitations.tenantId, tenantId), eq(tenantInvitations.email, email), eq(tenantInvitations.status, 'Pending')));
+          .where(and(eq(tenantInvitations.tenantId, tenantId), eq(tenantInvitations.email, email), eq(tenantInvitations.status, 'Pending'), lte(tenantInvitations.expiresTime, now)));
         await tx.insert(tenantInvitations).values({
           id, tenantId, email, memberType, displayName: input.displayName ?? null, effectiveTime: input.effectiveTime ?? null, expirationTime: input.expirationTime ?? null,
           remark: input.remark ?? null, status: 'Pending', expiresTime, createdTime: now, createdBy: actorId,
         });
         await auditChange(tx, deps, actor, 'TenantInvitationCreated', { type: 'TenantInvitation', id }, { email, memberType, expiresTime: expiresTime.toISOString() });
+      }).catch((error: unknown) => {
+        if (postgresErrorCode(error) === UNIQUE_VIOLATION) throw appError(invitationErrors.ALREADY_INVITED);
+        throw error;
       });
       if (deps.messages.available?.('email') !== false) {
         try {
           await deps.messages.send(invitationMessage(email, tenant.name, deps.config.App.Name, expiresTime, culture));
         } catch (error) {
-          // Not half-made: an invitation nobody was told of is taken back.
+          // An invitation nobody was told of is taken back, as a revocation (audited), and only
+          // while still open: if the invitee answered it meanwhile, it did its work.
           deps.logger.warn('invitation mail failed; the invitation is withdrawn', { error });
-          await db.delete(tenantInvitations).where(eq(tenantInvitations.id, id));
-          throw appError(commonErrors.THIRD_PARTY);
+          const withdrawn = await db.transaction(async (tx) => {
+            if (!(await close(tx, id, { status: 'Revoked', modifiedTime: clock.now(), modifiedBy: actorId }))) return false;
+            await auditChange(tx, deps, actor, 'TenantInvitationRevoked', { type: 'TenantInvitation', id }, { email, reason: 'mail failed' });
+            return true;
+          });
+          if (withdrawn) throw appError(commonErrors.THIRD_PARTY);
         }
       }
       return toDetail(await requireOwn(tenantId, id), now);
@@ -158,7 +176,8 @@ export function createInvitationService(deps: Deps) {
       const now = clock.now();
       const result = await invitationList.run(db, {
         request,
-        base: and(eq(tenantInvitations.tenantId, tenantId), status ? eq(tenantInvitations.status, status) : undefined),
+        // Filtered by the status shown: an open invitation past its end is Expired, not Pending.
+        base: and(eq(tenantInvitations.tenantId, tenantId), statusCondition(status, now)),
         can,
         select: (q) => q.select().from(tenantInvitations).$dynamic(),
       });
