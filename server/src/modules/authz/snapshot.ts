@@ -25,6 +25,8 @@ export interface AuthorizationSnapshot {
   editionWhitelist: string[];
   /** The data scopes of the roles (or the user's override), and the departments of Custom scopes. */
   dataScopes: DataScope[];
+  /** The data scopes of the roles alone, what applies once an override is cleared (absent in snapshots cached by older versions). */
+  roleDataScopes?: DataScope[];
   customDepartmentIds: string[];
   builtAt: number;
   /**
@@ -134,6 +136,8 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
       : roleRows.map((r) => ((DATA_SCOPES as readonly string[]).includes(r.dataScope) ? (r.dataScope as DataScope) : 'SelfOnly')),
   );
   if (isSuperAdmin) scopes.add('All');
+  const roleScopes = new Set<DataScope>(roleRows.map((r) => ((DATA_SCOPES as readonly string[]).includes(r.dataScope) ? (r.dataScope as DataScope) : 'SelfOnly')));
+  if (isSuperAdmin) roleScopes.add('All');
   const customRoles = roleRows.filter((r) => r.dataScope === 'Custom').map((r) => r.id);
   const custom = scopes.has('Custom') && customRoles.length
     ? await db.selectDistinct({ id: roleDataScopeDepartments.departmentId }).from(roleDataScopeDepartments).where(inArray(roleDataScopeDepartments.roleId, customRoles))
@@ -147,6 +151,7 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
     isSuperAdmin,
     editionWhitelist,
     dataScopes: DATA_SCOPES.filter((s) => scopes.has(s)),
+    roleDataScopes: DATA_SCOPES.filter((s) => roleScopes.has(s)),
     customDepartmentIds: custom.map((c) => String(c.id)).sort(),
     builtAt: now.getTime(),
     validUntil: boundary?.at ? new Date(boundary.at).getTime() : null,

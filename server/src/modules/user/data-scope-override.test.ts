@@ -72,6 +72,23 @@ describe("a user's data-scope override", () => {
     }
   });
 
+  it('is not cleared by someone who could not give what the roles then grant, nor by its holder', async () => {
+    const { tenantId, d, admin } = await setting();
+    // Dave's roles read everything; an administrator narrowed him to himself.
+    const dave = await member(deps(), tenantId, { departmentId: d.child });
+    await grantScopedRole(deps(), dave.id, tenantId, ['saas:user:read', ...SCOPE_CODES], 'All');
+    expect((await admin.api.put('/api/UserDataScope/UserDataScope', { userId: String(dave.id), dataScope: 'SelfOnly' })).status).toBe(200);
+    const narrow = await tenantAdmin(server, tenantId, { codes: [...ADMIN_CODES, ...SCOPE_CODES], dataScope: 'DepartmentAndChildren', departmentId: d.root });
+    const byNarrow = await narrow.api.del('/api/UserDataScope/UserDataScope', { userId: String(dave.id) });
+    expect(byNarrow.status).toBe(403);
+    expect(byNarrow.body.data).toMatch(/\(All\)/);
+    const daveApi = adminApi(server, (await loginAs(server, dave)).accessToken);
+    expect((await daveApi.del('/api/UserDataScope/UserDataScope', { userId: String(dave.id) })).status).toBe(403);
+    expect((await admin.api.get('/api/UserDataScopeQuery/UserDataScope', { userId: String(dave.id) })).body.data.dataScopeOverride).toBe('SelfOnly');
+    // An administrator who sees everything may.
+    expect((await admin.api.del('/api/UserDataScope/UserDataScope', { userId: String(dave.id) })).status).toBe(200);
+  });
+
   it('refuses bad input, members from elsewhere, other tenants, missing codes and impersonation', async () => {
     const { admin, carol, tenantId } = await setting();
     for (const body of [{ userId: String(carol.id), dataScope: 'Custom' }, { userId: String(carol.id), dataScope: 'Everything' }, { userId: String(carol.id) }, { dataScope: 'All' }, { userId: 'carol', dataScope: 'All' }]) {

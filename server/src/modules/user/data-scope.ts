@@ -32,7 +32,7 @@ const userDataScope = z.object({
 
 const rank = (s: Scope) => DATA_SCOPES.indexOf(s);
 
-/** Whether the caller may give `wanted`: at most as wide as its own widest scope other than Custom. */
+/** Whether the caller may give `wanted`: at most as wide as its own widest scope other than Custom (Custom, which is not comparable, needs All). */
 function withinCaller(scope: CallerScope, wanted: Scope): boolean {
   if (scope.isSuperAdmin || wanted === 'SelfOnly') return true;
   const own = scope.snapshot.dataScopes.filter((s) => s !== 'Custom');
@@ -51,7 +51,11 @@ async function write(ctx: Ctx, userId: bigint, wanted: Scope | null) {
   refuseWhileImpersonating(ctx.auth);
   const scope = await callerScope(deps, ctx.auth);
   const user = await requireManagedUser(deps.db, scope, userId);
-  if (wanted && !withinCaller(scope, wanted)) throw appError(userErrors.DATA_SCOPE_BEYOND_CALLER, { params: { scope: wanted } });
+  // Clearing gives the user its roles' scopes back, which may be wider than the override was:
+  // the same bound applies to what the user then has (a snapshot from an older version, without
+  // the roles' scopes, counts as All).
+  const resulting = wanted ?? ((await deps.authz.get(user.id, user.tenantId)).roleDataScopes ?? ['All'])[0] ?? 'SelfOnly';
+  if (!withinCaller(scope, resulting)) throw appError(userErrors.DATA_SCOPE_BEYOND_CALLER, { params: { scope: resulting } });
   await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ dataScopeOverride: wanted, modifiedTime: deps.clock.now(), modifiedBy: ctx.auth.userId }).where(eq(users.id, user.id));
     await audit(deps, tx, ctx, 'UserDataScopeChanged', user.id, { from: user.dataScopeOverride, to: wanted });
