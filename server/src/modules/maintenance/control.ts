@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { systemSettings } from '../../../../db/schema/index.js';
 import { appError } from '../../errors/app-error.js';
@@ -29,6 +29,8 @@ const storedState = operatorRequest.extend({
   changedAt: z.string(),
   changedBy: z.string().max(200),
   revision: z.string(),
+  /** Numbered by the database at each change (not by any node's clock): the higher one is newer. */
+  seq: z.number().int().optional(),
 });
 export type OperatorState = z.infer<typeof storedState>;
 
@@ -97,7 +99,8 @@ export function createMaintenanceControl(deps: MaintenanceControlDeps): Maintena
    */
   function apply(state: OperatorState | undefined, atStart: boolean): void {
     if (!state || state.revision === current?.revision) return;
-    if (current && (state.changedAt < current.changedAt || (state.changedAt === current.changedAt && state.revision < current.revision))) return;
+    // The database numbers the changes, so every node orders them alike whatever its clock says.
+    if (current && (state.seq ?? 0) <= (current.seq ?? 0)) return;
     current = state;
     if (atStart && !state.on) return;
     const was = maintenance.on;
@@ -133,12 +136,22 @@ export function createMaintenanceControl(deps: MaintenanceControlDeps): Maintena
     async set(request, changedBy) {
       // Before the upgrade has finished the table may not exist yet.
       if (!started) throw appError(commonErrors.NOT_READY, { params: { reason: 'upgrade' } });
-      const state: OperatorState = { ...request, changedAt: clock.now().toISOString(), changedBy: changedBy.slice(0, 200), revision: randomUUID() };
-      const value = JSON.stringify(state);
-      await db
+      const fresh: OperatorState = { ...request, changedAt: clock.now().toISOString(), changedBy: changedBy.slice(0, 200), revision: randomUUID(), seq: 1 };
+      const value = JSON.stringify(fresh);
+      // The stored number goes up by one under the row's lock: the row always holds the newest.
+      const [row] = await db
         .insert(systemSettings)
         .values({ settingKey: MAINTENANCE_SETTING, settingValue: value, modifiedTime: clock.now() })
-        .onConflictDoUpdate({ target: systemSettings.settingKey, set: { settingValue: value, modifiedTime: clock.now() } });
+        .onConflictDoUpdate({
+          target: systemSettings.settingKey,
+          set: {
+            settingValue: sql`jsonb_set(${value}::jsonb, '{seq}', to_jsonb(coalesce((${systemSettings.settingValue}::jsonb->>'seq')::bigint, 0) + 1))::text`,
+            modifiedTime: clock.now(),
+          },
+        })
+        .returning({ value: systemSettings.settingValue });
+      const stored = storedState.safeParse(JSON.parse(row!.value));
+      const state = stored.success ? stored.data : fresh;
       apply(state, false);
       try {
         await store.publish(CHANNEL, state.revision);

@@ -31,7 +31,12 @@ export function mountOperatorSwitch(app: Hono<HonoEnv>, deps: AppDeps, control: 
 
   async function authorize(c: Context<HonoEnv>): Promise<void> {
     const { ip } = c.get('info');
-    const limit = await hitRateLimit(deps.store, `ops:${ip}`, CALLS_PER_MINUTE, 60_000);
+    // The switch must work in the outage it is for: without the store, no limit (the key is
+    // long and compared in constant time).
+    const limit = await hitRateLimit(deps.store, `ops:${ip}`, CALLS_PER_MINUTE, 60_000).catch((error: unknown) => {
+      deps.logger.warn('operator call limit unavailable; the call is let through', { error });
+      return { allowed: true, retryAfterSeconds: 0 };
+    });
     if (!limit.allowed) {
       throw appError(maintenanceErrors.TOO_MANY_CALLS, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });
     }

@@ -4,6 +4,7 @@ import { systemSettings } from '../../../../db/schema/index.js';
 import { runMaintenanceCli } from '../../../../scripts/maintenance-cli.js';
 import { createHost } from '../../http/host.js';
 import { MaintenanceSwitch } from '../../http/maintenance.js';
+import { ManualClock } from '../../infra/clock.js';
 import { createLogger } from '../../infra/logger.js';
 import { createMemoryStore } from '../../stores/memory.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
@@ -159,6 +160,44 @@ describe('the stored switch', () => {
     await a.set({ on: false }, 'test');
     await expect.poll(() => reader.on, { timeout: 2000 }).toBe(false);
     await Promise.all([a.stop(), b.stop()]);
+  });
+});
+
+describe('the stored switch across clocks', () => {
+  it('orders changes as the database numbered them, whatever the nodes\' clocks say', async () => {
+    const { db } = server.runtime.deps;
+    const quiet = createLogger({ level: 'silent' });
+    const node = (clock: ManualClock) => {
+      const maintenance = new MaintenanceSwitch(false, 30);
+      // A store of its own each: only the poll carries changes between them.
+      return { maintenance, control: createMaintenanceControl({ db, store: createMemoryStore({ clock }), clock, logger: quiet, maintenance, pollMs: 20 }) };
+    };
+    const now = Date.now();
+    const ahead = node(new ManualClock(now + 5_000));
+    const behind = node(new ManualClock(now));
+    await Promise.all([ahead.control.start(), behind.control.start()]);
+    await ahead.control.set({ on: true }, 'ahead');
+    await expect.poll(() => behind.maintenance.on, { timeout: 2000 }).toBe(true);
+    // Later, but stamped earlier by a slow clock: it still wins everywhere.
+    await behind.control.set({ on: false }, 'behind');
+    expect(behind.maintenance.on).toBe(false);
+    await expect.poll(() => ahead.maintenance.on, { timeout: 2000 }).toBe(false);
+    const late = node(new ManualClock(now));
+    await late.control.start();
+    expect(late.maintenance.on).toBe(false);
+    await Promise.all([ahead.control.stop(), behind.control.stop(), late.control.stop()]);
+  });
+
+  it('still switches when the shared store (the call limit) is down', async () => {
+    const store = server.runtime.deps.store;
+    const throttle = store.throttle;
+    store.throttle = () => Promise.reject(new Error('redis down'));
+    try {
+      expect((await put({ on: true })).status).toBe(200);
+      expect((await put({ on: false })).status).toBe(200);
+    } finally {
+      store.throttle = throttle;
+    }
   });
 });
 
