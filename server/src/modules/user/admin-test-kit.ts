@@ -56,10 +56,10 @@ export async function tenantAdmin(server: TestServer, tenantId: bigint, options:
   return { user, token, api: adminApi(server, token) };
 }
 
-/** A tenant with an administrator. */
-export async function tenantWithAdmin(server: TestServer, fields: Parameters<typeof createTestTenant>[1] = {}) {
+/** A tenant with an administrator (ADMIN_CODES unless `codes` says otherwise). */
+export async function tenantWithAdmin(server: TestServer, fields: Parameters<typeof createTestTenant>[1] = {}, codes?: string[]) {
   const tenantId = await createTestTenant(server.runtime.deps, fields);
-  return { tenantId, ...(await tenantAdmin(server, tenantId)) };
+  return { tenantId, ...(await tenantAdmin(server, tenantId, codes ? { codes } : {})) };
 }
 
 /** Departments of a tenant: a root with a child and a grandchild. */
