@@ -5,7 +5,7 @@ import { codeMessage } from '../i18n/code-messages.js';
 import { translate } from '../i18n/messages.js';
 import { AppError } from './app-error.js';
 import { commonErrors } from './common.js';
-import { validationDetail } from './validation.js';
+import { validationFailed } from './validation.js';
 import { CHARACTER_NOT_IN_REPERTOIRE, DEADLOCK_DETECTED, postgresErrorCode, SERIALIZATION_FAILURE, UNIQUE_VIOLATION, UNTRANSLATABLE_CHARACTER } from '../infra/db/errors.js';
 
 export interface ErrorContext {
@@ -69,9 +69,7 @@ export function errorToEnvelope(error: unknown, ctx: ErrorContext): ErrorRespons
 
   const issues = issuesOf(cause);
   if (issues && error instanceof TRPCError && error.code === 'BAD_REQUEST') {
-    const detail = validationDetail(issues, ctx.culture);
-    const summary = detail.map((d) => `${d.field}: ${d.message}`).join('; ');
-    return appErrorResponse(new AppError(commonErrors.VALIDATION_FAILED, { params: { summary }, detail }), ctx);
+    return appErrorResponse(validationFailed(issues, ctx.culture), ctx);
   }
 
   if (error instanceof TRPCError) {

@@ -7,6 +7,8 @@ import ko from 'zod/v4/locales/ko.js';
 import zhCN from 'zod/v4/locales/zh-CN.js';
 import zhTW from 'zod/v4/locales/zh-TW.js';
 import { defineMessages, translate, type Culture } from '../i18n/messages.js';
+import { AppError } from './app-error.js';
+import { commonErrors } from './common.js';
 
 /**
  * Per-field validation detail, localized per request. zod drops the offending input from finished
@@ -89,4 +91,10 @@ export function validationDetail(issues: ReadonlyArray<IssueLike>, culture: Cult
 
 export function bodyRequiredDetail(culture: Culture): FieldError[] {
   return [{ field: '$', message: translate(culture, texts.bodyRequired) }];
+}
+
+/** The 400 of a request that failed its schema, with one entry per field (the envelope's data). */
+export function validationFailed(issues: ReadonlyArray<IssueLike>, culture: Culture): AppError {
+  const detail = validationDetail(issues, culture);
+  return new AppError(commonErrors.VALIDATION_FAILED, { params: { summary: detail.map((d) => `${d.field}: ${d.message}`).join('; ') }, detail });
 }

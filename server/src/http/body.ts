@@ -1,5 +1,9 @@
+import type { Context } from 'hono';
 import { appError } from '../errors/app-error.js';
 import { commonErrors } from '../errors/common.js';
+import type { HonoEnv } from './request-context.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Node's request stream, when the host serves over node:http. */
 export interface NodeBodySource extends AsyncIterable<Buffer | string> {
@@ -95,4 +99,27 @@ export function parseJsonKeepingBigInts(text: string): unknown {
     i++;
   }
   return JSON.parse(out + text.slice(start));
+}
+
+/**
+ * The JSON body of a request (the REST facade's and any plain route's): undefined when empty, 415
+ * for another media type, 400 for text that is not JSON, 413 past `limit`. A body the signature check already read (`preread`) was held to the signed
+ * limit (OpenApiSecurity.MaxRequestBodySize, 2 MiB by SPEC "Limits"), which governs signed calls.
+ */
+export async function readJsonBody(c: Context<HonoEnv>, limit: number, preread?: Uint8Array): Promise<{ input: unknown; text?: string }> {
+  const raw = preread ?? (await readBodyLimited(c.req.raw, limit, c.env?.incoming as NodeBodySource | undefined));
+  if (raw.byteLength === 0) return { input: undefined };
+  if (!isJsonContentType(c.req.header('content-type'))) throw appError(commonErrors.UNSUPPORTED_MEDIA_TYPE);
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw appError(commonErrors.MALFORMED_JSON);
+  }
+  if (text.trim() === '') return { input: undefined };
+  try {
+    return { input: parseJsonKeepingBigInts(text), text };
+  } catch {
+    throw appError(commonErrors.MALFORMED_JSON);
+  }
 }

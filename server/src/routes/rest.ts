@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppDeps } from '../app-deps.js';
 import { appError } from '../errors/app-error.js';
 import { commonErrors } from '../errors/common.js';
-import { isJsonContentType, parseJsonKeepingBigInts, readBodyLimited, type NodeBodySource } from '../http/body.js';
+import { readJsonBody } from '../http/body.js';
 import { createRequestContext, type HonoEnv } from '../http/request-context.js';
 import { respondError, respondSuccess } from '../http/respond.js';
 import type { SignedRequest } from '../modules/openapi/types.js';
@@ -17,7 +17,6 @@ interface PathRoutes {
   allow: string;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Builds the input object from the query string: repeated keys become arrays, `a.b` nests. */
 function queryInput(url: string, entry: RouteEntry, only?: readonly string[]): Record<string, unknown> {
@@ -45,28 +44,6 @@ function queryInput(url: string, entry: RouteEntry, only?: readonly string[]): R
     else target[leaf] = [existing, value];
   }
   return out;
-}
-
-/**
- * The JSON body. A body the signature check already read (`preread`) was held to the signed
- * limit (OpenApiSecurity.MaxRequestBodySize, 2 MiB by SPEC "Limits"), which governs signed calls.
- */
-async function bodyInput(c: Context<HonoEnv>, limit: number, preread?: Uint8Array): Promise<{ input: unknown; text?: string }> {
-  const raw = preread ?? (await readBodyLimited(c.req.raw, limit, c.env?.incoming as NodeBodySource | undefined));
-  if (raw.byteLength === 0) return { input: undefined };
-  if (!isJsonContentType(c.req.header('content-type'))) throw appError(commonErrors.UNSUPPORTED_MEDIA_TYPE);
-  let text: string;
-  try {
-    text = decoder.decode(raw);
-  } catch {
-    throw appError(commonErrors.MALFORMED_JSON);
-  }
-  if (text.trim() === '') return { input: undefined };
-  try {
-    return { input: parseJsonKeepingBigInts(text), text };
-  } catch {
-    throw appError(commonErrors.MALFORMED_JSON);
-  }
 }
 
 /**
@@ -114,7 +91,7 @@ export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: A
         let input: unknown;
         if (entry.binding === 'query') input = queryInput(c.req.url, entry);
         else if (entry.binding === 'body') {
-          const read = await bodyInput(c, deps.config.App.MaxRequestBodyBytes, signed?.body);
+          const read = await readJsonBody(c, deps.config.App.MaxRequestBodyBytes, signed?.body);
           input = read.input;
           ctx.rawBody = read.text;
           if (entry.queryKeys.length > 0) {

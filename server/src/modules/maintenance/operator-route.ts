@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { AppDeps } from '../../app-deps.js';
-import { AppError, appError } from '../../errors/app-error.js';
+import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
-import { bodyRequiredDetail, validationDetail } from '../../errors/validation.js';
-import { isJsonContentType, readBodyLimited, type NodeBodySource } from '../../http/body.js';
+import { validationFailed } from '../../errors/validation.js';
+import { readJsonBody } from '../../http/body.js';
 import type { HonoEnv } from '../../http/request-context.js';
 import { respondError, respondSuccess } from '../../http/respond.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
@@ -49,21 +49,9 @@ export function mountOperatorSwitch(app: Hono<HonoEnv>, deps: AppDeps, control: 
   }
 
   async function readRequest(c: Context<HonoEnv>) {
-    const { culture } = c.get('info');
-    if (!isJsonContentType(c.req.header('content-type'))) throw appError(commonErrors.UNSUPPORTED_MEDIA_TYPE);
-    const bytes = await readBodyLimited(c.req.raw, MAX_BODY_BYTES, c.env?.incoming as NodeBodySource | undefined);
-    if (bytes.byteLength === 0) throw new AppError(commonErrors.VALIDATION_FAILED, { params: { summary: 'body required' }, detail: bodyRequiredDetail(culture) });
-    let json: unknown;
-    try {
-      json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    } catch {
-      throw appError(commonErrors.MALFORMED_JSON);
-    }
-    const parsed = operatorRequest.safeParse(json);
-    if (!parsed.success) {
-      const detail = validationDetail(parsed.error.issues as unknown as Parameters<typeof validationDetail>[0], culture);
-      throw new AppError(commonErrors.VALIDATION_FAILED, { params: { summary: detail.map((d) => `${d.field}: ${d.message}`).join('; ') }, detail });
-    }
+    const { input } = await readJsonBody(c, MAX_BODY_BYTES);
+    const parsed = operatorRequest.safeParse(input);
+    if (!parsed.success) throw validationFailed(parsed.error.issues as unknown as Parameters<typeof validationFailed>[0], c.get('info').culture);
     return parsed.data;
   }
 
