@@ -7,7 +7,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import path from 'node:path';
-import postgres from 'postgres';
+import { postgresClient, withDatabase } from '../../server/src/infra/db/postgres-client.js';
 import { systemSettings, tenants, users } from '../../db/schema/index.js';
 import { openDatabase } from '../../server/src/infra/db/client.js';
 import { runUpgrade } from '../../server/src/infra/db/migrator.js';
@@ -22,14 +22,8 @@ const SEED_VERSION = 'names-v2';
 const FIRST = ['james', 'mary', 'wei', 'fang', 'hiroshi', 'yuki', 'minjun', 'seoyeon', 'lukas', 'anna', 'arjun', 'priya', 'carlos', 'sofia', 'mohamed', 'fatima', 'olga', 'ivan', 'chen', 'li', 'noah', 'emma', 'liam', 'olivia', 'ethan', 'ava', 'lucas', 'mia', 'mateo', 'isabella', 'leon', 'hannah', 'ravi', 'ananya', 'kenji', 'sakura', 'jisoo', 'hyun', 'elena', 'marco', 'giulia', 'pierre', 'camille', 'omar', 'layla', 'yusuf', 'zeynep', 'pedro', 'lucia', 'tomas'];
 const LAST = ['smith', 'johnson', 'wang', 'zhang', 'liu', 'yang', 'huang', 'zhao', 'wu', 'zhou', 'sato', 'suzuki', 'takahashi', 'tanaka', 'kim', 'lee', 'park', 'choi', 'mueller', 'schmidt', 'schneider', 'fischer', 'weber', 'sharma', 'patel', 'singh', 'kumar', 'garcia', 'martinez', 'rodriguez', 'lopez', 'hernandez', 'gonzalez', 'rossi', 'russo', 'ferrari', 'martin', 'bernard', 'dubois', 'durand', 'ivanov', 'petrov', 'nguyen', 'tran', 'ali', 'khan', 'hassan', 'silva', 'santos', 'oliveira', 'kowalski', 'nowak', 'jensen', 'hansen', 'nielsen', 'larsen', 'andersson', 'johansson', 'karlsson', 'nilsson', 'brown', 'taylor', 'wilson', 'davies', 'evans', 'thomas', 'roberts', 'walker', 'wright', 'robinson', 'thompson', 'white', 'hughes', 'edwards', 'green', 'hall', 'wood', 'harris', 'clarke', 'jackson', 'turner', 'hill', 'moore', 'cooper', 'ward', 'morris', 'king', 'baker', 'harrison', 'morgan', 'phillips', 'lewis', 'young', 'allen', 'mitchell', 'carter', 'adams', 'scott', 'murphy', 'bell'];
 const TENANT = 900_000_000_001n;
-function databaseUrl(server: string, name: string): string {
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 async function ensureDatabase(server: string, name: string): Promise<void> {
-  const admin = postgres(server, { max: 1, onnotice: () => {} });
+  const admin = postgresClient(server, { max: 1, onnotice: () => {} });
   const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
   if (!exists) await admin.unsafe(`CREATE DATABASE ${name}`);
   await admin.end();
@@ -59,7 +53,7 @@ export async function run(): Promise<void> {
 
 async function measureOn(server: string, label: string): Promise<void> {
   await ensureDatabase(server, 'portcullis_bench');
-  const handle = await openDatabase({ url: databaseUrl(server, 'portcullis_bench'), maxConnections: 4 });
+  const handle = await openDatabase({ url: withDatabase(server, 'portcullis_bench'), maxConnections: 4 });
   const shared = await handle.db.execute(sql`show shared_buffers`);
   process.stdout.write(`\n== ${label} (shared_buffers ${(shared as unknown as Array<{ shared_buffers: string }>)[0]?.shared_buffers})\n`);
   const { db } = handle;

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import postgres from 'postgres';
+import { postgresClient } from '../infra/db/postgres-client.js';
 import { inject } from 'vitest';
 import { boot, type BootOptions, type Runtime } from '../bootstrap.js';
 import { loadConfig } from '../config/load.js';
@@ -50,12 +50,12 @@ export async function testBackends(): Promise<TestBackends> {
   let releaseDatabase = async () => {};
   if (url) {
     const schema = `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
-    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    const admin = postgresClient(url, { max: 1, onnotice: () => {} });
     await admin.unsafe(`CREATE SCHEMA ${schema}`);
     await admin.end();
     config.Database = { Url: url, Schema: schema, MaxConnections: 4 };
     releaseDatabase = async () => {
-      const cleanup = postgres(url, { max: 1, onnotice: () => {} });
+      const cleanup = postgresClient(url, { max: 1, onnotice: () => {} });
       await cleanup.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await cleanup.end();
     };

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import postgres from 'postgres';
+import { postgresClient, withDatabase } from '../infra/db/postgres-client.js';
 
 /**
  * A real PostgreSQL for tests that need more than PGlite (several connections: advisory locks
@@ -22,7 +22,7 @@ export interface TestPostgres {
 const LOCAL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function answers(url: string): Promise<boolean> {
-  const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
+  const sql = postgresClient(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
   try {
     await sql`select 1`;
     return true;
@@ -112,15 +112,13 @@ export async function acquireTestPostgres(): Promise<TestPostgres> {
     stop = cluster.stop;
   }
   const name = `portcullis_t_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  const admin = postgres(server, { max: 1, onnotice: () => {} });
+  const admin = postgresClient(server, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: withDatabase(server, name),
     release: async () => {
-      const cleanup = postgres(server, { max: 1, onnotice: () => {} });
+      const cleanup = postgresClient(server, { max: 1, onnotice: () => {} });
       await cleanup.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await cleanup.end();
       await stop();

@@ -7,6 +7,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
+import { postgresTarget } from './postgres-url.js';
 import * as schema from '../../../../db/schema/index.js';
 
 export type Schema = typeof schema;
@@ -85,7 +86,10 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
 }
 
 async function openPostgres(options: DatabaseOptions & { url: string }): Promise<DatabaseHandle> {
-  const client = postgres(options.url, {
+  // libpq's socket forms, which postgres.js does not read (postgres-url.ts).
+  const target = postgresTarget(options.url);
+  const client = postgres(target.url, {
+    ...(target.socket ? { path: target.socket } : {}),
     max: options.maxConnections ?? 10,
     onnotice: () => {},
     connection: options.searchPath ? { search_path: `${options.searchPath},public` } : {},
