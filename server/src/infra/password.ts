@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { hash, parseOptions, verify } from '@node-rs/argon2';
+import { parseOptions } from '@node-rs/argon2';
+import { createHashWorkers, type HashWorkers } from './hash-workers.js';
 import { parseLegacyHash, verifyPbkdf2 } from './password-legacy.js';
 import { createWorkGate, type WorkGate } from './work-gate.js';
 
@@ -11,40 +12,54 @@ const ARGON2_V13 = 1;
 
 /**
  * Password hashing: argon2id with the OWASP parameters (19 MiB, 2 passes, 1 lane) as a
- * self-describing PHC string. The native binding runs on libuv's thread pool, so hashing never
- * blocks the event loop.
+ * self-describing PHC string. The native binding runs on threads of our own (hash-workers.ts),
+ * so hashing never blocks the event loop.
  */
 export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * Every key derivation (hash, verification, legacy PBKDF2) waits for a slot here: one per core
- * unless App:PasswordHashConcurrency says otherwise (see work-gate.ts for why). Process-wide, as
- * the cores and the thread pool are.
+ * Key derivations run one per core unless App:PasswordHashConcurrency says otherwise: argon2 on
+ * that many threads of its own (started on first use), the original's PBKDF2 (rare: imported
+ * accounts until their next login) through a gate of the same size on libuv's pool (see
+ * work-gate.ts for why); so at most twice that many at once, of which argon2's hold 19 MiB each.
+ * Process-wide, as the cores are.
  */
-let gate: WorkGate = createWorkGate(availableParallelism());
+let concurrency = availableParallelism();
+let workers: HashWorkers | undefined;
+let gate: WorkGate = createWorkGate(concurrency);
+
+const argon2 = (): HashWorkers => (workers ??= createHashWorkers(concurrency));
 
 /** Sets how many key derivations run at once (0 = one per core); called once at start-up. */
-export function setPasswordHashConcurrency(concurrency: number): void {
-  gate = createWorkGate(concurrency > 0 ? concurrency : availableParallelism());
+export function setPasswordHashConcurrency(requested: number): void {
+  const next = requested > 0 ? requested : availableParallelism();
+  // Every boot calls this (tests boot many times): the same size keeps the threads running.
+  if (next === concurrency) return;
+  concurrency = next;
+  gate = createWorkGate(concurrency);
+  // Jobs already given to the old threads finish there; the threads end once idle.
+  const old = workers;
+  workers = undefined;
+  void old?.drain();
 }
 
-/** The slots of the password gate, for tests and diagnostics. */
+/** argon2 jobs computing and waiting (PBKDF2's gate not included), for tests and diagnostics. */
 export function passwordHashLoad(): { active: number; waiting: number; limit: number } {
-  return { active: gate.active, waiting: gate.waiting, limit: gate.limit };
+  return workers?.load() ?? { active: 0, waiting: 0, limit: concurrency };
 }
 
 /** Hashes a password for storage (argon2id, PHC string). */
 export function hashPassword(password: string): Promise<string> {
-  return gate.run(() => hash(password, ARGON2_OPTIONS));
+  return argon2().hash(password, ARGON2_OPTIONS);
 }
 
-/** Verifies an argon2 PHC string; a malformed one is a mismatch, not an error. */
-export async function verifyArgon2(stored: string, password: string): Promise<boolean> {
-  try {
-    return await gate.run(() => verify(stored, password));
-  } catch {
-    return false;
-  }
+/**
+ * Verifies an argon2 PHC string; a malformed one is a mismatch, not an error. A hash thread
+ * that fails rejects: the login then answers 500 rather than a wrong password counted against
+ * the account.
+ */
+export function verifyArgon2(stored: string, password: string): Promise<boolean> {
+  return argon2().verify(stored, password);
 }
 
 /** The outcome of checking a password; needsRehash is only meaningful when ok. */
@@ -97,7 +112,11 @@ let dummyHash: Promise<string> | undefined;
 
 function computeDummyHash(): Promise<string> {
   // A fresh random preimage per process that nobody ever sees: nothing can verify against it.
-  dummyHash ??= hashPassword(randomBytes(32).toString('base64'));
+  // A failed attempt is not kept: the next unknown-account login tries again.
+  dummyHash ??= hashPassword(randomBytes(32).toString('base64')).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
   return dummyHash;
 }
 

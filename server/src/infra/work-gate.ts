@@ -1,9 +1,9 @@
 /**
- * A first-come, first-served limit on how many jobs run at once. Password hashing uses it: an
- * argon2 verification holds 19 MiB and a thread-pool thread for ~12 ms, so a burst of logins
- * would otherwise take every thread of libuv's pool (4 by default) and leave file, DNS and other
- * crypto work queued behind it. With one slot per core the pool keeps free threads, and memory
- * stays bounded however many logins arrive.
+ * A first-come, first-served limit on how many jobs run at once. The original service's PBKDF2
+ * verifications use it (argon2 has threads of its own: hash-workers.ts): each holds a thread of
+ * libuv's pool for a good part of a second, so a burst of logins of imported accounts would
+ * otherwise take every thread of the pool (4 by default) and leave file, DNS and other crypto
+ * work queued behind it. With one slot per core the pool keeps free threads.
  */
 export interface WorkGate {
   run<T>(job: () => Promise<T>): Promise<T>;
