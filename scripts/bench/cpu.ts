@@ -46,7 +46,7 @@ function idleSeconds(): number {
 }
 
 export interface CpuBreakdown {
-  /** The server's worker threads that did most of the work (the thread pool: argon2 for logins). */
+  /** The server's worker threads that did most of the work (for logins: the argon2 hash threads). */
   pool: number;
   /** The server's main thread (HTTP, JSON, the driver, token signing). */
   main: number;
