@@ -33,10 +33,10 @@ describe('argon2 hash threads', () => {
     clearInterval(watch);
     expect(peak).toBe(2);
     expect(pool.load()).toEqual({ active: 0, waiting: 0, limit: 2 });
-    // First come, first served within a thread; the two threads interleave.
+    // Each thread holds two (0 and 2, 1 and 3) and answers them in order; the queued ones (4-6)
+    // go to whichever thread is free first, so their order of answers is not fixed.
     expect(finished.indexOf(0)).toBeLessThan(finished.indexOf(2));
     expect(finished.indexOf(1)).toBeLessThan(finished.indexOf(3));
-    expect(finished.indexOf(4)).toBeLessThan(finished.indexOf(6));
   });
 
   it('answers a malformed stored hash as a mismatch, rejects what the binding refuses, and goes on serving', async () => {

@@ -126,12 +126,15 @@ describe("the original service's PBKDF2 format", () => {
       last = now;
       ticks++;
     }, 2);
+    const started = performance.now();
     const result = await verifyPassword(stored, 'pw');
+    const elapsed = performance.now() - started;
     clearInterval(timer);
     expect(result.ok).toBe(true);
     expect(ticks).toBeGreaterThan(3);
-    // A synchronous derivation of 600,000 SHA512 rounds would hold the loop for the whole run.
-    expect(maxGap).toBeLessThan(100);
+    // A synchronous derivation of 600,000 SHA512 rounds would hold the loop for the whole run
+    // (the gap would be the elapsed time); a loaded CI machine may delay one tick by 100 ms or so.
+    expect(maxGap).toBeLessThan(Math.max(100, elapsed / 4));
   });
 });
 
