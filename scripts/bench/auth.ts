@@ -7,7 +7,8 @@
  * - refresh: at least 1,000 refreshes/s on PostgreSQL.
  */
 import { verify } from '@node-rs/argon2';
-import { postgresClient, postgresTarget, withDatabase } from '../../server/src/infra/db/postgres-client.js';
+import { postgresClient } from '../../server/src/infra/db/postgres-client.js';
+import { postgresTarget, withDatabase } from '../../server/src/infra/db/postgres-url.js';
 import { hashPassword } from '../../server/src/infra/password.js';
 import http from 'node:http';
 import { createRequire } from 'node:module';

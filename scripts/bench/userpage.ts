@@ -7,7 +7,8 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import path from 'node:path';
-import { postgresClient, withDatabase } from '../../server/src/infra/db/postgres-client.js';
+import { postgresClient } from '../../server/src/infra/db/postgres-client.js';
+import { withDatabase } from '../../server/src/infra/db/postgres-url.js';
 import { systemSettings, tenants, users } from '../../db/schema/index.js';
 import { openDatabase } from '../../server/src/infra/db/client.js';
 import { runUpgrade } from '../../server/src/infra/db/migrator.js';

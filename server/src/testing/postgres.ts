@@ -5,7 +5,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { postgresClient, withDatabase } from '../infra/db/postgres-client.js';
+import { postgresClient } from '../infra/db/postgres-client.js';
+import { withDatabase } from '../infra/db/postgres-url.js';
 
 /**
  * A real PostgreSQL for tests that need more than PGlite (several connections: advisory locks

@@ -1,8 +1,6 @@
 import postgres from 'postgres';
 import { postgresTarget } from './postgres-url.js';
 
-export { postgresTarget, withDatabase } from './postgres-url.js';
-
 /**
  * A postgres.js client for tests, benchmarks and scripts (the app opens its own in client.ts),
  * understanding the same URLs the app does. Kept apart from postgres-url.ts so that the types
