@@ -2,7 +2,8 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../../../db/schema/index.js';
 import { loginLogInsert } from '../../modules/auth/login-log.js';
-import { accountQueries } from '../../modules/auth/login-service.js';
+import { ACCOUNT_BY_EMAIL, ACCOUNT_BY_USER_NAME } from '../../modules/auth/account-lookup.js';
+import { INSERT_LOGIN_SESSION } from '../../modules/auth/session-insert.js';
 import { bootTestRuntime } from '../../testing/harness.js';
 import type { SqlSession } from './client.js';
 import { notDeleted } from './predicates.js';
@@ -44,15 +45,13 @@ async function genericPlan(text: string, params: unknown[]): Promise<string> {
 
 describe('lookups keep their partial unique index in generic plans', () => {
   it('the login lookup by e-mail uses users_email_uq', async () => {
-    const { sql: text } = accountQueries(runtime.deps.db).byEmail.getQuery();
-    const plan = await genericPlan(text, ['someone@example.test', 1]);
+    const plan = await genericPlan(ACCOUNT_BY_EMAIL, ['someone@example.test']);
     expect(plan).toContain('users_email_uq');
     expect(plan).not.toMatch(/Seq Scan on users/);
   });
 
   it('the login lookup by user name uses users_tenant_username_uq', async () => {
-    const { sql: text } = accountQueries(runtime.deps.db).byUserName.getQuery();
-    const plan = await genericPlan(text, [0, 'admin', 1]);
+    const plan = await genericPlan(ACCOUNT_BY_USER_NAME, ['admin']);
     expect(plan).toContain('users_tenant_username_uq');
     expect(plan).not.toMatch(/Seq Scan on users/);
   });
@@ -61,6 +60,12 @@ describe('lookups keep their partial unique index in generic plans', () => {
     const { sql: text, params } = loginLogInsert(runtime.deps.db, true).toSQL();
     // A generic plan does not depend on the values: nulls stand in for every parameter.
     const plan = await genericPlan(text, params.map(() => null));
+    expect(plan).toContain('login_logs_user_success_time_idx');
+  });
+
+  it("the risk check inside a login's session insert reads only successes too", async () => {
+    const parameters = INSERT_LOGIN_SESSION.match(/\$\d+/g)!.reduce((n, p) => Math.max(n, Number(p.slice(1))), 0);
+    const plan = await genericPlan(INSERT_LOGIN_SESSION, Array.from({ length: parameters }, () => null));
     expect(plan).toContain('login_logs_user_success_time_idx');
   });
 

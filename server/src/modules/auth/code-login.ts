@@ -9,7 +9,8 @@ import { checkSendLimits, throwIfThrottled } from './send-limits.js';
 import { CODE_TTL_MS, type CodePurpose } from '../verification/codes.js';
 import { authErrors } from './errors.js';
 import type { RequestFacts } from './events.js';
-import { findAccount, requestFacts, twoFactorAccount, type LoginAccount } from './login-service.js';
+import { requestFacts, twoFactorAccount } from './login-service.js';
+import { accountColumns, findAccount, findAccountById, type LoginAccount } from './account-lookup.js';
 import { loginCodeMessage, sendOrUndo } from './self-service-mail.js';
 import { selfServiceErrors } from './self-service-errors.js';
 import type { CodeLoginChallenge, CodeLoginRequest } from './self-service-schemas.js';
@@ -68,23 +69,13 @@ interface LoginTicket {
   excluded: TwoFactorMethodName | null;
 }
 
-/** An account by id, as login sees it (undefined when deleted). */
-export async function findAccountById(deps: Pick<AppDeps, 'db'>, userId: bigint): Promise<LoginAccount> {
-  const [row] = await deps.db
-    .select({ user: users, security: userSecurity })
-    .from(users)
-    .innerJoin(userSecurity, eq(userSecurity.userId, users.id))
-    .where(and(eq(users.id, userId), notDeleted(users.isDeleted)));
-  return row;
-}
-
 /**
  * The account of a verified phone. Phones are not unique in the data: a number verified by two
  * accounts signs in neither (logged), rather than picking one.
  */
 async function findAccountByPhone(deps: Pick<AppDeps, 'db' | 'logger'>, phone: string): Promise<LoginAccount> {
   const rows = await deps.db
-    .select({ user: users, security: userSecurity })
+    .select(accountColumns)
     .from(users)
     .innerJoin(userSecurity, eq(userSecurity.userId, users.id))
     .where(and(eq(users.phone, phone), eq(users.phoneVerified, true), notDeleted(users.isDeleted)))

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { loginLogs } from '../../../../db/schema/index.js';
 import type { Database, Executor } from '../../infra/db/client.js';
@@ -31,17 +31,26 @@ export function networkOf(ip: string): string {
 /**
  * A successful login is risky when it comes from a device or a network none of the user's last
  * 50 successful logins came from. The very first login has nothing to compare with: not risky.
- * Computed inside the INSERT (one statement per attempt, on the login path). The result is
- * written into the SQL, not sent as a parameter, so that every plan can use the partial index of
- * successes (login_logs_user_success_time_idx; see infra/db/predicates.ts for why).
+ * Computed inside the INSERT (one statement per attempt, on the login path), as SQL text over
+ * the given parameter references. The result is written into the SQL, not sent as a parameter,
+ * so that every plan can use the partial index of successes (login_logs_user_success_time_idx;
+ * see infra/db/predicates.ts for why).
  */
-function riskExpression(userId: string, deviceFingerprint: string, loginLocation: string) {
-  return sql<boolean>`(select case when count(*) = 0 then false
-      else count(*) filter (where r.device_fingerprint = ${sql.placeholder(deviceFingerprint)}) = 0
-        or count(*) filter (where r.login_location = ${sql.placeholder(loginLocation)}) = 0 end
-    from (select ${loginLogs.deviceFingerprint} as device_fingerprint, ${loginLogs.loginLocation} as login_location from ${loginLogs}
-          where ${loginLogs.userId} = ${sql.placeholder(userId)} and ${loginLogs.result} = ${sql.raw(String(LoginResult.Success))}
-          order by ${loginLogs.loginTime} desc limit 50) as r)`;
+export function riskSql(userId: string, deviceFingerprint: string, loginLocation: string): string {
+  return `(select case when count(*) = 0 then false
+      else count(*) filter (where r.device_fingerprint = ${deviceFingerprint}) = 0
+        or count(*) filter (where r.login_location = ${loginLocation}) = 0 end
+    from (select device_fingerprint, login_location from login_logs
+          where user_id = ${userId} and result = ${LoginResult.Success}
+          order by login_time desc limit 50) as r)`;
+}
+
+/** The same check over drizzle's named placeholders: the text with its references swapped for them. */
+function riskExpression(userId: string, deviceFingerprint: string, loginLocation: string): SQL<boolean> {
+  const names = [userId, deviceFingerprint, loginLocation];
+  // NUL never occurs in SQL text, so the markers cannot clash with the check's own text.
+  const parts = riskSql('\u00000', '\u00001', '\u00002').split(/\u0000(\d)/);
+  return sql.join(parts.map((part, i) => (i % 2 ? sql`${sql.placeholder(names[Number(part)]!)}` : sql.raw(part)))) as SQL<boolean>;
 }
 
 /** The row's values, named as the placeholders of the prepared insert (values the driver takes as they are). */

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { users, userSecurity } from '../../../../db/schema/index.js';
+import { userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
 import type { RequestContext } from '../../rpc/context.js';
@@ -8,43 +8,13 @@ import { hitFixedWindow } from '../../stores/rate-limit.js';
 import { notifySecurity } from '../notifications/notify.js';
 import { authErrors } from './errors.js';
 import type { RequestFacts } from './events.js';
-import { preparedPerDatabase } from '../../infra/db/prepared.js';
 import { availableTenants, landingTenant } from './landing.js';
 import type { LoginRequest, LoginResponse } from './schemas.js';
 import type { LoginResultName } from './login-log.js';
 import type { LoginToken } from './tokens.js';
 import type { Culture } from '../../config/schema.js';
 import { availableMethods, createTwoFactor, normalizeLoginName, type TwoFactorAccount, type TwoFactorMethodName } from './two-factor.js';
-import { notDeleted } from '../../infra/db/predicates.js';
-
-/** The login lookups (exported for the plan test: they must use the partial unique indexes). */
-export function accountQueries(db: AppDeps['db']) {
-  const base = () => db.select({ user: users, security: userSecurity }).from(users).innerJoin(userSecurity, eq(userSecurity.userId, users.id));
-  const name = sql.placeholder('name');
-  return {
-    byEmail: base().where(and(notDeleted(users.isDeleted), sql`lower(${users.email}) = ${name}`)).limit(1).prepare('find_account_by_email'),
-    byUserName: base().where(and(notDeleted(users.isDeleted), eq(users.tenantId, 0n), sql`lower(${users.userName}) = ${name}`)).limit(1).prepare('find_account_by_user_name'),
-  };
-}
-
-/**
- * Built once per database: building this select (two whole tables' columns) cost about 0.2 ms
- * of CPU per call, on every login.
- */
-const queriesOf = preparedPerDatabase(accountQueries);
-
-/** An account as login sees it: the user row joined with its security row. */
-export type LoginAccount = Awaited<ReturnType<typeof findAccount>>;
-
-/**
- * Locates an account platform-wide: by e-mail (unique, case-insensitive) when the name holds an
- * `@`, otherwise by user name among platform accounts (tenant 0). The caller lower-cases the name.
- */
-export async function findAccount(deps: Pick<AppDeps, 'db'>, loginName: string) {
-  const queries = queriesOf(deps.db);
-  const [row] = await (loginName.includes('@') ? queries.byEmail : queries.byUserName).execute({ name: loginName });
-  return row;
-}
+import { findAccount, type LoginAccount } from './account-lookup.js';
 
 export function requestFacts(ctx: RequestContext, deviceId?: string | null): RequestFacts {
   return { ip: ctx.ip, userAgent: ctx.userAgent, traceId: ctx.traceId, deviceFingerprint: deviceId ?? null };

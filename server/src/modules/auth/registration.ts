@@ -13,7 +13,7 @@ import { CODE_TTL_MS } from '../verification/codes.js';
 import { createSelfServiceAccount, emailInUse, removeNewAccount, userNameInUse } from './accounts.js';
 import { throwIfThrottled } from './code-login.js';
 import { authErrors } from './errors.js';
-import { findAccount } from './login-service.js';
+import { findAccount } from './account-lookup.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { linkWithToken, sendOrUndo, verificationMessage } from './self-service-mail.js';
 import { selfServiceErrors } from './self-service-errors.js';

@@ -1,8 +1,5 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
-import { refreshTokens, users, userSessions } from '../../../../db/schema/index.js';
-import type { Database } from '../../infra/db/client.js';
-import { preparedPerDatabase } from '../../infra/db/prepared.js';
-import { LOGIN_SUCCEEDED, LoginResult, loginLogInsert } from './login-log.js';
+import type { DatabaseHandle } from '../../infra/db/client.js';
+import { LOGIN_SUCCEEDED, LoginResult, riskSql } from './login-log.js';
 
 /** The values of a new session and its first refresh token, in the driver's terms (timestamps as ISO text). */
 export interface NewSessionValues {
@@ -36,79 +33,48 @@ export interface LoginLogFields {
   traceId: string | null;
 }
 
-const p = (name: keyof NewSessionValues | keyof LoginLogFields): SQL => sql`${sql.placeholder(name)}`;
-
 /**
  * A login without device policies writes its session, its refresh token and (for a login) the
- * user's last login and the success row of the login log in one statement, built once per
- * database: building this query took more CPU than running it, and every statement costs both
- * processes CPU, on every login. The log row so commits exactly when the session does.
- * PostgreSQL runs a data-modifying CTE whether or not the main query reads it.
+ * user's last login and the success row of the login log in one statement. PostgreSQL runs a
+ * data-modifying CTE whether or not the main query reads it; the log row so commits exactly when
+ * the session does. The text is written out, with each value sent once: the drizzle-built
+ * statement was twice as long (every column named and quoted, defaults spelled out) and sent 41
+ * parameters for 23 values, and the driver copies and hashes a statement's whole text on every
+ * call to find its prepared form; with drizzle's layers that was about a tenth of the main
+ * thread's CPU a login. `partial-index-plans.test.ts` checks the risk subquery's index.
  */
-function prepare(db: Database, recordLogin: boolean) {
-  const inserted = db.$with('inserted_session').as(
-    db
-      .insert(userSessions)
-      .values({
-        id: p('id'),
-        userId: p('userId'),
-        tenantId: p('tenantId'),
-        currentAccessTokenJti: p('currentAccessTokenJti'),
-        securityStamp: p('securityStamp'),
-        deviceType: p('deviceType'),
-        deviceName: p('deviceName'),
-        browser: p('browser'),
-        operatingSystem: p('operatingSystem'),
-        ipAddress: p('ipAddress'),
-        loginMethod: p('loginMethod'),
-        loginTime: sql`${sql.placeholder('now')}::timestamptz`,
-        lastActivityTime: sql`${sql.placeholder('now')}::timestamptz`,
-        expirationTime: p('expirationTime'),
-        isLocked: p('isLocked'),
-        lockReason: p('lockReason'),
-      })
-      .returning({ id: userSessions.id }),
-  );
-  const touched = db.$with('touched_user').as(
-    db
-      .update(users)
-      .set({ lastLoginTime: sql`${sql.placeholder('now')}::timestamptz`, lastLoginIp: p('ipAddress') })
-      .where(eq(users.id, sql`${sql.placeholder('userId')}::bigint`))
-      .returning({ id: users.id }),
-  );
-  // The log's own placeholders where its values differ from the session's, shared ones otherwise.
-  const logged = db.$with('logged_login').as(
-    loginLogInsert(db, true, {
-      id: 'logId', sessionId: 'id', loginTime: 'now', loginIp: 'ipAddress', userName: 'logUserName',
-      deviceFingerprint: 'logDevice', result: 'logResult', message: 'logMessage',
-    }),
-  );
-  return db
-    .with(...(recordLogin ? [inserted, touched, logged] : [inserted]))
-    .insert(refreshTokens)
-    .select(
-      db
-        .select({
-          id: sql`${sql.placeholder('refreshId')}::bigint`.as('id'),
-          sessionId: inserted.id,
-          tokenHash: sql`${sql.placeholder('refreshHash')}::varchar`.as('token_hash'),
-          issuedTime: sql`${sql.placeholder('now')}::timestamptz`.as('issued_time'),
-          expiresTime: sql`${sql.placeholder('refreshExpires')}::timestamptz`.as('expires_time'),
-          usedTime: sql`null::timestamptz`.as('used_time'),
-        })
-        .from(inserted),
-    )
-    .prepare(recordLogin ? 'insert_login_session' : 'insert_session');
-}
+const SESSION_CTE = `inserted_session as (
+    insert into user_sessions (id, user_id, tenant_id, current_access_token_jti, security_stamp, device_type, device_name,
+      browser, operating_system, ip_address, login_method, login_time, last_activity_time, expiration_time, is_locked, lock_reason)
+    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::timestamptz, $12::timestamptz, $13::timestamptz, $14, $15)
+    returning id)`;
+const REFRESH_INSERT = `insert into refresh_tokens (id, session_id, token_hash, issued_time, expires_time)
+  select $16, id, $17, $12::timestamptz, $18::timestamptz from inserted_session`;
 
-const statementsOf = preparedPerDatabase((db) => ({ login: prepare(db, true), plain: prepare(db, false) }));
+export const INSERT_SESSION = `with ${SESSION_CTE} ${REFRESH_INSERT}`;
+export const INSERT_LOGIN_SESSION = `with ${SESSION_CTE},
+  touched_user as (update users set last_login_time = $12::timestamptz, last_login_ip = $10 where id = $2 returning id),
+  logged_login as (
+    insert into login_logs (id, tenant_id, user_id, user_name, session_id, login_time, login_method, login_ip, login_location,
+      browser, operating_system, device_fingerprint, result, message, is_risk_login, trace_id)
+    values ($19, $3, $2, $20, $1, $12::timestamptz, $11, $10, $21, $8, $9, $22, ${LoginResult.Success}, '${LOGIN_SUCCEEDED}',
+      ${riskSql('$2', '$22::varchar', '$21::varchar')}, $23)
+    returning is_risk_login)
+  ${REFRESH_INSERT}`;
+
+/** The parameters of INSERT_SESSION, and of INSERT_LOGIN_SESSION given `login`, in their numbered order. */
+export function sessionParams(v: NewSessionValues, login?: LoginLogFields): unknown[] {
+  const session = [
+    v.id, v.userId, v.tenantId, v.currentAccessTokenJti, v.securityStamp, v.deviceType, v.deviceName, v.browser, v.operatingSystem,
+    v.ipAddress, v.loginMethod, v.now, v.expirationTime, v.isLocked, v.lockReason, v.refreshId, v.refreshHash, v.refreshExpires,
+  ];
+  return login ? [...session, login.logId, login.logUserName, login.loginLocation, login.logDevice, login.traceId] : session;
+}
 
 /**
  * Writes a session with its refresh token in one statement; given a login's log fields, also the
- * user's last login and the login's success row (with its risk flag).
+ * user's last login and the login's success row (with its risk flag). Outside any transaction.
  */
-export function insertSession(db: Database, values: NewSessionValues, login?: LoginLogFields): Promise<unknown> {
-  const statements = statementsOf(db);
-  if (!login) return statements.plain.execute(values as never);
-  return statements.login.execute({ ...values, ...login, logResult: LoginResult.Success, logMessage: LOGIN_SUCCEEDED } as never);
+export async function insertSession(database: DatabaseHandle, values: NewSessionValues, login?: LoginLogFields): Promise<void> {
+  await database.prepared(login ? INSERT_LOGIN_SESSION : INSERT_SESSION, sessionParams(values, login));
 }

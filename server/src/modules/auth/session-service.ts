@@ -184,7 +184,7 @@ export function createSessionService(deps: SessionDeps) {
         const refresh = tokens.newRefreshToken();
         const refreshExpires = new Date(Math.min(now.getTime() + tokens.refreshLifetimeMs, expiration.getTime()));
         await insertSession(
-          db,
+          deps.database,
           {
             id: sessionId,
             userId: user.userId,
