@@ -25,14 +25,14 @@ export type LoginAccount = { user: Row<typeof accountColumns.user>; security: Ro
  * The same columns as SQL text, for the password login's lookups (every password login runs one):
  * the drizzle-built select named and quoted both whole tables (1,358 characters, 44 columns), and
  * the driver copies and hashes a statement's text on every call to find its prepared form. Ids
- * come as text and instants as epoch milliseconds, so both drivers (postgres.js, PGlite) give the
+ * come as text and instants as whole epoch milliseconds (as JavaScript reads them), so both drivers (postgres.js, PGlite) give the
  * same values. `is_deleted = false` is written out: a parameter would keep the partial unique
  * indexes out of the generic plan (infra/db/predicates.ts).
  */
 const SELECT = `select u.id::text as id, u.tenant_id::text as tenant_id, u.user_name, u.email, u.email_verified, u.phone,
     u.phone_verified, u.avatar, u.is_active, u.status, s.password_hash, s.security_stamp, s.failed_login_attempts,
-    (extract(epoch from s.lockout_end_time) * 1000)::float8 as lockout_end_ms,
-    (extract(epoch from s.password_expires_time) * 1000)::float8 as password_expires_ms,
+    floor(extract(epoch from s.lockout_end_time) * 1000)::float8 as lockout_end_ms,
+    floor(extract(epoch from s.password_expires_time) * 1000)::float8 as password_expires_ms,
     s.must_change_password, s.two_factor_method, s.two_factor_secret, s.last_totp_step, s.allow_multi_login, s.max_login_devices
   from users u join user_security s on s.user_id = u.id where u.is_deleted = false`;
 /** By e-mail: unique platform-wide, case-insensitive (users_email_uq on lower(email)). */

@@ -32,7 +32,7 @@ export function networkOf(ip: string): string {
  * A successful login is risky when it comes from a device or a network none of the user's last
  * 50 successful logins came from. The very first login has nothing to compare with: not risky.
  * Computed inside the INSERT (one statement per attempt, on the login path), as SQL text over
- * the given parameter references. The result is written into the SQL, not sent as a parameter,
+ * the given parameter references (SQL text: only ever `$n` references or constants). The result is written into the SQL, not sent as a parameter,
  * so that every plan can use the partial index of successes (login_logs_user_success_time_idx;
  * see infra/db/predicates.ts for why).
  */

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { RequestFacts } from './events.js';
 import { parseUserAgent, type UserAgentInfo } from './user-agent.js';
-import { insertSession, type LoginLogFields } from './session-insert.js';
+import { insertLoginSession, type LoginLogFields } from './session-insert.js';
 import { REFRESH_STATEMENT, refreshParams } from './refresh-statement.js';
 import { LOGIN_SUCCEEDED, requestColumns, writeLoginLog } from './login-log.js';
 import { SessionStatus, type LockReason, type SessionState } from './session-state.js';
@@ -178,12 +178,12 @@ export function createSessionService(deps: SessionDeps) {
         impersonatorUserId: options.impersonatorUserId,
       };
       const policiesApply = !!request.deviceFingerprint || !user.allowMultiLogin || user.maxLoginDevices > 0;
-      if (!options.impersonatorUserId && !policiesApply) {
+      if (options.recordLogin && !options.impersonatorUserId && !policiesApply) {
         // Nothing to evict, so nothing to lock or read: the session and its refresh token are
         // written by one prepared statement (a login runs this path, and every statement costs CPU).
         const refresh = tokens.newRefreshToken();
         const refreshExpires = new Date(Math.min(now.getTime() + tokens.refreshLifetimeMs, expiration.getTime()));
-        await insertSession(
+        await insertLoginSession(
           deps.database,
           {
             id: sessionId,
@@ -205,7 +205,7 @@ export function createSessionService(deps: SessionDeps) {
             refreshHash: refresh.hash,
             refreshExpires: refreshExpires.toISOString(),
           },
-          options.recordLogin && loginLogFields(options.recordLogin.loginName, request, ua),
+          loginLogFields(options.recordLogin.loginName, request, ua),
         );
         return { sessionId, token: tokens.loginToken(access, refresh.token) };
       }
