@@ -17,16 +17,15 @@ export const accountColumns = {
   },
 };
 
-type Row<T> = { [K in keyof T]: T[K] extends { _: { data: infer D; notNull: infer N } } ? (N extends true ? D : D | null) : never };
 /** An account as login sees it: the user row joined with its security row (undefined: none). */
-export type LoginAccount = { user: Row<typeof accountColumns.user>; security: Row<typeof accountColumns.security> } | undefined;
+export type LoginAccount = Awaited<ReturnType<typeof findAccountById>>;
 
 /**
  * The same columns as SQL text, for the password login's lookups (every password login runs one):
  * the drizzle-built select named and quoted both whole tables (1,358 characters, 44 columns), and
  * the driver copies and hashes a statement's text on every call to find its prepared form. Ids
- * come as text and instants as whole epoch milliseconds (as JavaScript reads them), so both drivers (postgres.js, PGlite) give the
- * same values. `is_deleted = false` is written out: a parameter would keep the partial unique
+ * come as text and instants as whole epoch milliseconds (as JavaScript reads them), so both
+ * drivers (postgres.js, PGlite) give the same values. `is_deleted = false` is written out: a parameter would keep the partial unique
  * indexes out of the generic plan (infra/db/predicates.ts).
  */
 const SELECT = `select u.id::text as id, u.tenant_id::text as tenant_id, u.user_name, u.email, u.email_verified, u.phone,
@@ -40,12 +39,12 @@ export const ACCOUNT_BY_EMAIL = `${SELECT} and lower(u.email) = $1 limit 1`;
 /** By user name, among platform accounts only (users_tenant_username_uq). */
 export const ACCOUNT_BY_USER_NAME = `${SELECT} and u.tenant_id = 0 and lower(u.user_name) = $1 limit 1`;
 
-interface AccountRow {
+type AccountRow = {
   id: string; tenant_id: string; user_name: string; email: string | null; email_verified: boolean; phone: string | null;
   phone_verified: boolean; avatar: string | null; is_active: boolean; status: string; password_hash: string; security_stamp: string;
   failed_login_attempts: number; lockout_end_ms: number | null; password_expires_ms: number | null; must_change_password: boolean;
   two_factor_method: number; two_factor_secret: string | null; last_totp_step: number | null; allow_multi_login: boolean; max_login_devices: number;
-}
+};
 
 const instant = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
 
@@ -69,12 +68,12 @@ function toAccount(r: AccountRow): NonNullable<LoginAccount> {
  * `@`, otherwise by user name among platform accounts (tenant 0). The caller lower-cases the name.
  */
 export async function findAccount(deps: Pick<AppDeps, 'database'>, loginName: string): Promise<LoginAccount> {
-  const [row] = await deps.database.prepared<AccountRow & Record<string, unknown>>(loginName.includes('@') ? ACCOUNT_BY_EMAIL : ACCOUNT_BY_USER_NAME, [loginName]);
+  const [row] = await deps.database.prepared<AccountRow>(loginName.includes('@') ? ACCOUNT_BY_EMAIL : ACCOUNT_BY_USER_NAME, [loginName]);
   return row && toAccount(row);
 }
 
 /** An account by id, as login sees it (undefined when deleted). */
-export async function findAccountById(deps: Pick<AppDeps, 'db'>, userId: bigint): Promise<LoginAccount> {
+export async function findAccountById(deps: Pick<AppDeps, 'db'>, userId: bigint) {
   const [row] = await deps.db
     .select(accountColumns)
     .from(users)

@@ -32,9 +32,9 @@ export function networkOf(ip: string): string {
  * A successful login is risky when it comes from a device or a network none of the user's last
  * 50 successful logins came from. The very first login has nothing to compare with: not risky.
  * Computed inside the INSERT (one statement per attempt, on the login path), as SQL text over
- * the given parameter references (SQL text: only ever `$n` references or constants). The result is written into the SQL, not sent as a parameter,
- * so that every plan can use the partial index of successes (login_logs_user_success_time_idx;
- * see infra/db/predicates.ts for why).
+ * the given parameter references (pass only `$n` references: they are pasted in as they are).
+ * The result is written into the SQL, not sent as a parameter, so that every plan can use the
+ * partial index of successes (login_logs_user_success_time_idx; see infra/db/predicates.ts).
  */
 export function riskSql(userId: string, deviceFingerprint: string, loginLocation: string): string {
   return `(select case when count(*) = 0 then false
@@ -58,15 +58,10 @@ export type LoginLogValues = Record<'id' | 'tenantId' | 'userId' | 'userName' | 
 
 const COLUMNS: Array<keyof LoginLogValues> = ['id', 'tenantId', 'userId', 'userName', 'sessionId', 'loginTime', 'loginMethod', 'loginIp', 'loginLocation', 'browser', 'operatingSystem', 'deviceFingerprint', 'result', 'message', 'traceId'];
 
-/**
- * The login-log insert over named placeholders (one per column, named after it unless `names`
- * renames it), with or without the risk check. A statement that writes the row together with
- * other rows (a login's session) embeds it as a CTE and renames clashing placeholders.
- */
-export function loginLogInsert(db: Database, risky: boolean, names: Partial<Record<keyof LoginLogValues, string>> = {}) {
-  const name = (c: keyof LoginLogValues) => names[c] ?? c;
-  const values = Object.fromEntries(COLUMNS.map((c) => [c, sql`${sql.placeholder(name(c))}`]));
-  const risk = risky ? riskExpression(name('userId'), name('deviceFingerprint'), name('loginLocation')) : sql`false`;
+/** The login-log insert over named placeholders (one per column, named after it), with or without the risk check. */
+export function loginLogInsert(db: Database, risky: boolean) {
+  const values = Object.fromEntries(COLUMNS.map((c) => [c, sql`${sql.placeholder(c)}`]));
+  const risk = risky ? riskExpression('userId', 'deviceFingerprint', 'loginLocation') : sql`false`;
   return db
     .insert(loginLogs)
     .values({ ...values, isRiskLogin: risk } as PgInsertValue<typeof loginLogs>)

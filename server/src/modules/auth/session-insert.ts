@@ -35,9 +35,8 @@ export interface LoginLogFields {
 
 /**
  * A login without device policies writes its session, its refresh token, the user's last login
- * and the success row of the login log in one statement. PostgreSQL runs a
- * data-modifying CTE whether or not the main query reads it; the log row so commits exactly when
- * the session does. The text is written out, with each value sent once: the drizzle-built
+ * and the success row of the login log in one statement. PostgreSQL runs a data-modifying CTE
+ * whether or not the main query reads it; the log row so commits exactly when the session does. The text is written out, with each value sent once: the drizzle-built
  * statement was twice as long (every column named and quoted, defaults spelled out) and sent 41
  * parameters for 23 values, and the driver copies and hashes a statement's whole text on every
  * call to find its prepared form; with drizzle's layers that was about a tenth of the main
