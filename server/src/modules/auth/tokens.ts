@@ -91,9 +91,10 @@ const VERIFIED_MAX = 20_000;
  *   key together with the database does not give it. Without the key the output is as random
  *   as the 256 random bits a login draws.
  *
- * This is sounder than keeping the pair in the shared store: Redis is optional (one node has an
- * in-process store), a store write would come after the commit (a second request could see the
- * rotation before the pair), and a sealed copy of a live refresh token would be a secret at rest.
+ * This is sounder than keeping the pair in the shared store: Redis is optional (a single node
+ * runs on an in-process store), a store write would come after the commit (another request could
+ * see the rotation before the pair), and a sealed copy of a live refresh token would be a secret
+ * at rest, readable by whoever also gets the JWT secret.
  */
 const SUCCESSOR_LABEL = 'portcullis refresh-token successor';
 
