@@ -38,6 +38,16 @@ export const userSessions = pgTable(
     revokedReason: varchar({ length: 128 }),
     /** Set on impersonation sessions: who is acting. */
     impersonatorUserId: id(),
+    /**
+     * The reuse grace of the last refresh (see server/src/modules/auth/refresh-grace.ts): the
+     * pair it spent (the refresh token's SHA-256, the access token's JTI), until when that pair
+     * may be presented again, and the claims (JSON) of the access token it issued. Null when no
+     * grace is open.
+     */
+    graceRefreshHash: varchar({ length: 64 }),
+    graceAccessJti: varchar({ length: 64 }),
+    graceUntil: instant(),
+    graceAccessClaims: text(),
     isDeleted: boolean().notNull().default(false),
     ...versionColumn(),
   },

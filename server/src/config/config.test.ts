@@ -33,7 +33,7 @@ describe('loadConfig', () => {
 
   it('has the spec defaults', () => {
     const c = loadConfig({});
-    expect(c.Jwt).toMatchObject({ AccessTokenMinutes: 60, RefreshTokenDays: 7, ClockSkewMinutes: 5 });
+    expect(c.Jwt).toMatchObject({ AccessTokenMinutes: 60, RefreshTokenDays: 7, ClockSkewMinutes: 5, RefreshReuseGraceSeconds: 10 });
     expect(c.Saas.Auth.CaptchaEnabled).toBe(true);
     expect(c.App.CoalesceResponses).toBe(true);
     expect(c.Localization.DefaultCulture).toBe('zh-CN');
@@ -52,6 +52,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ Localization__SupportedCultures__0: 'xx-YY' })).toThrow(ConfigError);
     expect(() => loadConfig({ App__DefaultTimeZone: 'Mars/Olympus_Mons' })).toThrow(/App__DefaultTimeZone/);
     expect(loadConfig({ App__DefaultTimeZone: 'Asia/Shanghai' }).App.DefaultTimeZone).toBe('Asia/Shanghai');
+  });
+});
+
+describe('Jwt__RefreshReuseGraceSeconds', () => {
+  it('reads 0 (no grace) to 300 seconds and refuses anything else', () => {
+    expect(loadConfig({ Jwt__RefreshReuseGraceSeconds: '0' }).Jwt.RefreshReuseGraceSeconds).toBe(0);
+    expect(loadConfig({ Jwt__RefreshReuseGraceSeconds: '30' }).Jwt.RefreshReuseGraceSeconds).toBe(30);
+    for (const bad of ['-1', '301', '2.5', 'soon']) expect(() => loadConfig({ Jwt__RefreshReuseGraceSeconds: bad })).toThrow(/Jwt__RefreshReuseGraceSeconds/);
   });
 });
 

@@ -144,6 +144,11 @@ export const configSchema = z.object({
     AccessTokenMinutes: int(60, 1),
     RefreshTokenDays: int(7, 1),
     ClockSkewMinutes: int(5, 0),
+    /**
+     * Seconds during which the pair a refresh spent, presented again, answers that refresh's new
+     * pair instead of ending the session as reuse (concurrent refreshes of one client); 0: never.
+     */
+    RefreshReuseGraceSeconds: int(10, 0, 300),
   }),
   Localization: section({
     DefaultCulture: z.enum(SUPPORTED_CULTURES).default('zh-CN'),

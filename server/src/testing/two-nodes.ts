@@ -2,6 +2,7 @@ import type { ServerType } from '@hono/node-server';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { boot, type Runtime } from '../bootstrap.js';
+import type { Clock } from '../infra/clock.js';
 import { loadConfig } from '../config/load.js';
 import { serveApp } from '../http/serve.js';
 import { createLogger } from '../infra/logger.js';
@@ -22,9 +23,10 @@ export interface TwoNodes {
 
 /**
  * Two app instances ("nodes") sharing one PostgreSQL and one Redis, as in production, each
- * listening on its own port. `config` is merged over the shared base (the same for both).
+ * listening on its own port. `config` is merged over the shared base (the same for both);
+ * `clock`, when given, is both nodes' time.
  */
-export async function startTwoNodes(config: Record<string, unknown> = {}): Promise<TwoNodes> {
+export async function startTwoNodes(config: Record<string, unknown> = {}, options: { clock?: Clock } = {}): Promise<TwoNodes> {
   const pg = await acquireTestPostgres();
   const redis = await acquireTestRedis();
   const base = {
@@ -33,7 +35,7 @@ export async function startTwoNodes(config: Record<string, unknown> = {}): Promi
     Redis: { Url: redis.url, KeyPrefix: `test:${randomUUID()}:` },
   };
   const appConfig = loadConfig({}, deepMerge(base, config));
-  const runtimes = await Promise.all([0, 1].map(() => boot(appConfig, { logger: createLogger({ level: 'silent' }) })));
+  const runtimes = await Promise.all([0, 1].map(() => boot(appConfig, { logger: createLogger({ level: 'silent' }), ...(options.clock ? { clock: options.clock } : {}) })));
   await Promise.all(runtimes.map((r) => r.ready));
   const nodes = await Promise.all(
     runtimes.map(

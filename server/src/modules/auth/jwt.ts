@@ -13,7 +13,12 @@ export type JwtPayload = Record<string, unknown> & { exp?: number; nbf?: number;
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 export function signJwt(payload: JwtPayload, key: Buffer): string {
-  const body = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  return signJwtJson(JSON.stringify(payload), key);
+}
+
+/** The token of a payload already serialized: the same JSON text always gives the same token. */
+export function signJwtJson(payloadJson: string, key: Buffer): string {
+  const body = `${HEADER}.${Buffer.from(payloadJson).toString('base64url')}`;
   return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
 }
 

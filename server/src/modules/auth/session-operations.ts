@@ -10,7 +10,7 @@ import { authErrors } from './errors.js';
 import { availableTenants, tenantAvailability } from './landing.js';
 import { requestFacts } from './login-service.js';
 import type { AuthContext } from './session-gate.js';
-import { asAccessClaims, hashRefreshToken, type LoginToken } from './tokens.js';
+import { asAccessClaims, type LoginToken } from './tokens.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /** The token subject of a user, read fresh (names and contacts may have changed since login). */
@@ -37,7 +37,8 @@ export function createSessionOperations(deps: AppDeps) {
     /**
      * POST /api/Auth/RefreshToken. Anonymous: the old access token may have expired, but it
      * must be genuine (our signature) and of the session the refresh token belongs to. Any
-     * failure answers 401 login-expired; a reused refresh token also ends the session.
+     * failure answers 401 login-expired; a reused refresh token also ends the session (but for
+     * the pair the last refresh spent, within the reuse grace: see SessionService.refresh).
      */
     async refresh(accessToken: string, refreshToken: string, ctx: RequestContext): Promise<LoginToken> {
       const verified = deps.tokens.verifyAccess(accessToken, true);
@@ -56,11 +57,12 @@ export function createSessionOperations(deps: AppDeps) {
       };
       if (!state || state.userId !== claims.UserId || !state.userEnabled || state.sessionStamp !== state.userStamp) throw await failed('Session no longer valid');
       const subject = { userId, userName: state.userName, email: state.email, phone: state.phone, avatar: state.avatar };
-      const result = await sessions.refresh(state, hashRefreshToken(refreshToken), subject, claims.DeviceFingerprint ?? null, facts);
+      const result = await sessions.refresh(state, { refreshToken, accessJti: claims.jti }, subject, claims.DeviceFingerprint ?? null, facts);
       if (result === 'reused') throw await failed('Refresh token reused: session revoked');
       if (result === 'invalid') throw await failed('Refresh token invalid or expired');
-      await events.publish('TokenRefreshed', { userId, userName: claims.UserName, tenantId: state.ids.tenantId, sessionId, request: facts });
-      return result;
+      // The reuse grace's repeat of a rotation is not a refresh of its own.
+      if (result.rotated) await events.publish('TokenRefreshed', { userId, userName: claims.UserName, tenantId: state.ids.tenantId, sessionId, request: facts });
+      return result.token;
     },
 
     /** POST /api/Auth/Logout: the session and its tokens end (logout event). */

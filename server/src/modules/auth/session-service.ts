@@ -8,7 +8,7 @@ import { insertLoginSession, type LoginLogFields } from './session-insert.js';
 import { REFRESH_STATEMENT, refreshParams } from './refresh-statement.js';
 import { LOGIN_SUCCEEDED, requestColumns, writeLoginLog } from './login-log.js';
 import { SessionStatus, type LockReason, type SessionState } from './session-state.js';
-import type { LoginToken, TokenSubject } from './tokens.js';
+import { hashRefreshToken, type LoginToken, type TokenSubject } from './tokens.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 import { queueWithLogins } from './user-lock.js';
 import { writeAudit, type AuditEntry } from '../audit/write.js';
@@ -59,6 +59,9 @@ export function impersonationEnded(
     ip: by?.ip, traceId: by?.traceId, at,
   };
 }
+
+/** A refresh's answer: a pair (`rotated` false for the reuse grace's repeat), or why not. */
+export type RefreshOutcome = { token: LoginToken; rotated: boolean } | 'invalid' | 'reused';
 
 const SAME_DEVICE = 'Signed in again on the same device';
 const OTHER_DEVICE = 'Signed in on another device';
@@ -245,33 +248,38 @@ export function createSessionService(deps: SessionDeps) {
      * Exchanges a refresh token for a new pair, in one statement: the session row is locked
      * first (the order revocation and tenant moves use), the presented token is spent only if
      * the session is still Active, unexpired, not an impersonation and in the context the new
-     * token is signed for, and the session's JTI and the new refresh token are written with it.
-     * Of concurrent refreshes exactly one claims the token; presenting a token already used (or
-     * replaced) is treated as theft and ends the session. A session found past its absolute
-     * expiry is marked Expired.
+     * token is signed for, and the session's JTI, the new refresh token and the reuse grace are
+     * written with it. Of concurrent refreshes exactly one claims the token. Presenting again
+     * the pair a rotation spent, within its grace, answers that rotation's pair again (`rotated`
+     * false: nothing is written); presenting a token already used otherwise (or replaced) is
+     * treated as theft and ends the session. A session found past its absolute expiry is marked
+     * Expired.
      */
-    async refresh(state: SessionState, refreshHash: string, user: TokenSubject, device: string | null, request: RequestFacts): Promise<LoginToken | 'invalid' | 'reused'> {
+    async refresh(state: SessionState, presented: { refreshToken: string; accessJti: string }, user: TokenSubject, device: string | null, request: RequestFacts): Promise<RefreshOutcome> {
       const { sessionId, tenantId } = state.ids;
+      const refreshHash = hashRefreshToken(presented.refreshToken);
       const now = clock.now();
       const at = now.toISOString();
       // The roles of the new token, read before the statement (see the rule above).
       const snapshot = await deps.authz.get(user.userId, tenantId);
       const access = tokens.issueAccess({ subject: user, sessionId, tenantId, deviceFingerprint: device, roles: snapshot.roles, isSuperAdmin: snapshot.isSuperAdmin });
-      const fresh = tokens.newRefreshToken();
+      const fresh = tokens.successorRefreshToken(presented.refreshToken, access.jti);
       const lifetimeEnd = new Date(now.getTime() + tokens.refreshLifetimeMs).toISOString();
+      const graceMs = tokens.refreshReuseGraceMs;
+      const grace = graceMs > 0 ? { accessJti: presented.accessJti, until: new Date(now.getTime() + graceMs).toISOString(), claims: access.claimsJson } : null;
       // The TokenRefreshed audit entry and login-log row commit with the refresh, exactly once.
       const log = requestColumns(request);
-      const [row] = await deps.database.prepared<{ issued: string | number | bigint; status: number | null; expired: boolean | null; usable: boolean | null }>(
+      const [row] = await deps.database.prepared<{ issued: string | number | bigint; status: number | null; expired: boolean | null; usable: boolean | null; grace_claims: string | null }>(
         REFRESH_STATEMENT,
         refreshParams({
           sessionId, at, tenantId, refreshHash, jti: access.jti, newRefreshId: ids.next(), newRefreshHash: fresh.hash, lifetimeEnd,
-          auditId: ids.next(), userId: user.userId, ip: request.ip, traceId: request.traceId, logId: ids.next(), userName: user.userName, log,
+          auditId: ids.next(), userId: user.userId, ip: request.ip, traceId: request.traceId, logId: ids.next(), userName: user.userName, log, grace,
         }),
       );
       if (Number(row?.issued) === 1) {
         // Only the JTI changed: this node keeps its state (no reload on the next request).
         await deps.sessionState.rotateJti(state, access.jti);
-        return tokens.loginToken(access, fresh.token);
+        return { token: tokens.loginToken(access, fresh.token), rotated: true };
       }
       if (row?.status === null || row?.status === undefined) return 'invalid';
       if (row.status === SessionStatus.Active && row.expired) {
@@ -280,6 +288,12 @@ export function createSessionService(deps: SessionDeps) {
         return 'invalid';
       }
       if (!row.usable) return 'invalid';
+      if (row.grace_claims !== null) {
+        // The pair the last rotation spent, within its grace: that rotation's pair, rebuilt.
+        const again = tokens.reissueAccess(row.grace_claims);
+        await deps.sessionState.rotateJti(state, again.jti);
+        return { token: tokens.loginToken(again, tokens.successorRefreshToken(presented.refreshToken, again.jti).token), rotated: false };
+      }
       // The session is fine but the token was not claimed: unknown, expired, or already spent.
       const [known] = await db.select({ usedTime: refreshTokens.usedTime }).from(refreshTokens).where(and(eq(refreshTokens.tokenHash, refreshHash), eq(refreshTokens.sessionId, sessionId)));
       if (!known?.usedTime) return 'invalid';
@@ -293,7 +307,8 @@ export function createSessionService(deps: SessionDeps) {
       const refresh = await db.transaction(async (tx) => {
         const [session] = await tx
           .update(userSessions)
-          .set({ tenantId, currentAccessTokenJti: access.jti, lastActivityTime: clock.now() })
+          // The pair a refresh spent belongs to the old context too: no grace repeats it.
+          .set({ tenantId, currentAccessTokenJti: access.jti, lastActivityTime: clock.now(), graceRefreshHash: null, graceAccessJti: null, graceUntil: null, graceAccessClaims: null })
           .where(eq(userSessions.id, sessionId))
           .returning({ expirationTime: userSessions.expirationTime });
         // The old pair belongs to the old context; its refresh token is spent.

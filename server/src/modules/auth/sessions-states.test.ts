@@ -181,6 +181,8 @@ describe('a state change reaches the very next request', () => {
     const { token } = await freshLogin();
     const next = (await api.refresh({ accessToken: token.accessToken, refreshToken: token.refreshToken })).body.data as typeof token;
     expect((await api.userInfo(next.accessToken)).status).toBe(200);
+    // Past the reuse grace, where presenting the spent pair again is reuse.
+    clock.advance(11_000);
     const probe = reloadAfterEveryDrop();
     try {
       await expectLoginExpired(api.refresh({ accessToken: token.accessToken, refreshToken: token.refreshToken }));

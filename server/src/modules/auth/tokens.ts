@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { AppConfig } from '../../config/schema.js';
 import { PlainDateTime } from '../../http/serialize.js';
 import type { Clock } from '../../infra/clock.js';
 import { WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
-import { signJwt, verifyJwt, type JwtPayload, type JwtResult } from './jwt.js';
+import { signJwtJson, verifyJwt, type JwtPayload, type JwtResult } from './jwt.js';
 
 /** The user facts carried as claims. */
 export interface TokenSubject {
@@ -29,6 +29,8 @@ export interface IssuedAccess {
   jti: string;
   issuedAt: Date;
   expiresAt: Date;
+  /** The signed claims as JSON text: `reissueAccess` turns it into the very same token again. */
+  claimsJson: string;
 }
 
 /** Claims of an access token (SPEC "Bearer tokens" rule 2), plus the registered ones. */
@@ -69,8 +71,36 @@ export interface LoginToken {
  */
 const VERIFIED_MAX = 20_000;
 
+/**
+ * The refresh-token reuse grace. Two tabs (or a retried request) often present one refresh token
+ * at once; one request rotates it, and without a grace the others count as reuse and end the
+ * session. Within `Jwt__RefreshReuseGraceSeconds` of a rotation, presenting again the exact pair
+ * that rotation spent (same session, same refresh token, same access-token JTI) answers the pair
+ * it issued, again, without rotating. That answer must be reproducible on any node, so the
+ * session row keeps (written by the rotation's own statement, under the row lock every refresh
+ * takes first, so exactly one request rotates and every other sees its result):
+ *
+ * - the claims of the issued access token as JSON. They are not a credential: anyone holding the
+ *   token reads them, and HS256 is deterministic, so signing the same text again with the JWT key
+ *   gives the identical token. Who reads the database without the key can sign nothing; who has
+ *   the key can already sign any claims.
+ * - no refresh token at all. A rotation's new refresh token is derived instead of drawn:
+ *   HMAC-SHA256, under a key derived from the JWT secret (HKDF, its own label), of the new JTI
+ *   and the presented refresh token in clear. Only someone presenting the old token can derive
+ *   the new one; the database holds its SHA-256 and the old one's, as before, and even the JWT
+ *   key together with the database does not give it. Without the key the output is as random
+ *   as the 256 random bits a login draws.
+ *
+ * This is sounder than keeping the pair in the shared store: Redis is optional (a single node
+ * runs on an in-process store), a store write would come after the commit (another request could
+ * see the rotation before the pair), and a sealed copy of a live refresh token would be a secret
+ * at rest, readable by whoever also gets the JWT secret.
+ */
+const SUCCESSOR_LABEL = 'portcullis refresh-token successor';
+
 export function createTokenService(jwt: AppConfig['Jwt'], clock: Clock) {
   const key = Buffer.from(jwt.SecretKey!, 'utf8');
+  const successorKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), SUCCESSOR_LABEL, 32));
   const accessMs = jwt.AccessTokenMinutes * 60_000;
   const skewSeconds = jwt.ClockSkewMinutes * 60;
   const verifyBase = { key, skewSeconds, issuer: jwt.Issuer, audience: jwt.Audience };
@@ -78,6 +108,8 @@ export function createTokenService(jwt: AppConfig['Jwt'], clock: Clock) {
 
   return {
     refreshLifetimeMs: jwt.RefreshTokenDays * 86_400_000,
+    /** How long the pair a refresh spent may be presented again (0: never; see above). */
+    refreshReuseGraceMs: jwt.RefreshReuseGraceSeconds * 1000,
 
     issueAccess(options: IssueAccessOptions): IssuedAccess {
       const issuedAt = clock.now();
@@ -104,7 +136,15 @@ export function createTokenService(jwt: AppConfig['Jwt'], clock: Clock) {
       if (options.deviceFingerprint) claims.DeviceFingerprint = options.deviceFingerprint;
       if (options.roles.length) claims.role = [...options.roles];
       if (options.isSuperAdmin) claims.permission = WILDCARD_PERMISSION;
-      return { token: signJwt(claims, key), jti, issuedAt, expiresAt };
+      const claimsJson = JSON.stringify(claims);
+      return { token: signJwtJson(claimsJson, key), jti, issuedAt, expiresAt, claimsJson };
+    },
+
+    /** The access token `issueAccess` returned with these claims, again (the reuse grace). */
+    reissueAccess(claimsJson: string): IssuedAccess {
+      const claims = JSON.parse(claimsJson) as AccessClaims & { iat: number; exp: number };
+      // The times as issued, to the second: the LoginToken shows them to the second.
+      return { token: signJwtJson(claimsJson, key), jti: claims.jti, issuedAt: new Date(claims.iat * 1000), expiresAt: new Date(claims.exp * 1000), claimsJson };
     },
 
     verifyAccess(token: string, ignoreExpiry = false): JwtResult {
@@ -127,6 +167,15 @@ export function createTokenService(jwt: AppConfig['Jwt'], clock: Clock) {
     /** An opaque refresh token of 256 random bits; only its SHA-256 is ever stored. */
     newRefreshToken(): { token: string; hash: string } {
       const token = randomBytes(32).toString('base64url');
+      return { token, hash: hashRefreshToken(token) };
+    },
+
+    /**
+     * The refresh token a rotation issues with the access token `jti` for the presented refresh
+     * token: the same inputs always give the same 256 bits (the reuse grace, see above).
+     */
+    successorRefreshToken(presented: string, jti: string): { token: string; hash: string } {
+      const token = createHmac('sha256', successorKey).update(jti).update('.').update(presented).digest('base64url');
       return { token, hash: hashRefreshToken(token) };
     },
 
