@@ -23,10 +23,11 @@ export interface TwoNodes {
 /**
  * Two app instances ("nodes") sharing one PostgreSQL and one Redis, as in production, each
  * listening on its own port. `config` is merged over the shared base (the same for both).
+ * `redisUrl`: a Redis of the caller's (one it restarts), left running on close.
  */
-export async function startTwoNodes(config: Record<string, unknown> = {}): Promise<TwoNodes> {
+export async function startTwoNodes(config: Record<string, unknown> = {}, options: { redisUrl?: string } = {}): Promise<TwoNodes> {
   const pg = await acquireTestPostgres();
-  const redis = await acquireTestRedis();
+  const redis = options.redisUrl ? { url: options.redisUrl, release: async () => {} } : await acquireTestRedis();
   const base = {
     App: { Env: 'test', LogLevel: 'silent' },
     Database: { Url: pg.url, MaxConnections: 4 },
