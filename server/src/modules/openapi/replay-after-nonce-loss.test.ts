@@ -90,7 +90,7 @@ describe('a single node restarted (the in-process record of nonces)', () => {
     const after = referenceSign(cred, ping);
     expect(await send(second.url, after)).toEqual(accepted);
     expect(await send(second.url, after)).toEqual(replayed);
-  });
+  }, 120_000);
 });
 
 describe('Redis restarted without persistence, or flushed (the shared record of nonces)', () => {
