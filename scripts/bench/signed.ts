@@ -44,6 +44,9 @@ export async function run(): Promise<void> {
     const created = await fetch(`${app}/api/Profile/ApiCredential`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
     const { appKey, appSecret } = ((await created.json()) as { data: { appKey: string; appSecret: string } }).data;
     const sign = signer(appKey, appSecret);
+    // X-Timestamp counts whole seconds, and the record of used nonces refuses requests signed
+    // before it began (the server's start): sign from the next second on.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
 
     const sample = await fetch(`${app}${PATH}`, { headers: sign() });
     if (sample.status !== 200) throw new Error(`signed Ping failed: ${sample.status} ${await sample.text()}`);

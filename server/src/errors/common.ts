@@ -59,6 +59,11 @@ export const commonErrors = defineErrors('common', {
     code: 14000,
     text: { 'zh-CN': '外部服务调用失败（如邮件或短信），请稍后重试。', 'zh-TW': '外部服務呼叫失敗（如電子郵件或簡訊），請稍後重試。', 'en-US': 'An external service (such as mail or SMS) failed; please try again later.', 'ja-JP': '外部サービス（メールや SMS など）でエラーが発生しました。しばらくしてから再試行してください。', 'ko-KR': '외부 서비스(이메일, SMS 등) 호출에 실패했습니다. 잠시 후 다시 시도하세요.', 'de-DE': 'Ein externer Dienst (etwa E-Mail oder SMS) ist fehlgeschlagen; bitte versuchen Sie es später erneut.', 'hi-IN': 'एक बाहरी सेवा (जैसे ई-मेल या एसएमएस) विफल रही; कृपया बाद में पुनः प्रयास करें।' },
   },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    code: 13000,
+    text: { 'zh-CN': '数据库暂时不可用，请 {seconds} 秒后重试（追踪号 {traceId}）。', 'zh-TW': '資料庫暫時無法使用，請 {seconds} 秒後重試（追蹤號 {traceId}）。', 'en-US': 'The database is unavailable at the moment; try again in {seconds} seconds (trace id {traceId}).', 'ja-JP': 'データベースは現在利用できません。{seconds} 秒後に再試行してください（トレース ID {traceId}）。', 'ko-KR': '데이터베이스를 일시적으로 사용할 수 없습니다. {seconds}초 후에 다시 시도하세요(추적 ID {traceId}).', 'de-DE': 'Die Datenbank ist im Moment nicht erreichbar; versuchen Sie es in {seconds} Sekunden erneut (Trace-ID {traceId}).', 'hi-IN': 'डेटाबेस अभी उपलब्ध नहीं है; {seconds} सेकंड बाद पुनः प्रयास करें (ट्रेस आईडी {traceId})।' },
+  },
   DATABASE: {
     status: 500,
     code: 13000,

@@ -6,7 +6,13 @@ import { translate } from '../i18n/messages.js';
 import { AppError } from './app-error.js';
 import { commonErrors } from './common.js';
 import { validationFailed } from './validation.js';
-import { CHARACTER_NOT_IN_REPERTOIRE, DEADLOCK_DETECTED, postgresErrorCode, SERIALIZATION_FAILURE, UNIQUE_VIOLATION, UNTRANSLATABLE_CHARACTER } from '../infra/db/errors.js';
+import { CHARACTER_NOT_IN_REPERTOIRE, DEADLOCK_DETECTED, isDatabaseUnavailable, postgresErrorCode, SERIALIZATION_FAILURE, UNIQUE_VIOLATION, UNTRANSLATABLE_CHARACTER } from '../infra/db/errors.js';
+
+/**
+ * Retry-After of a database that cannot be reached: a restart or a fail-over takes seconds, and
+ * clients waiting longer than that would only delay the recovery they see.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export interface ErrorContext {
   culture: Culture;
@@ -58,9 +64,16 @@ export function errorToEnvelope(error: unknown, ctx: ErrorContext): ErrorRespons
   const cause = unwrap(error);
   if (cause instanceof AppError) return appErrorResponse(cause, ctx);
 
-  // Unique violations are duplicates (409); a lost serialization race is a conflict too; text
-  // the database cannot hold (U+0000, which JSON and query strings carry) is the client's (400).
-  // Any other database failure is a 500 with the data-access code, its text kept out of the answer.
+  // A database that cannot be reached or cannot serve now (down, restarting, out of
+  // connections) is a 503 with the data-access code and Retry-After: the request may succeed in
+  // a moment. Unique violations are duplicates (409); a lost serialization race is a conflict
+  // too; text the database cannot hold (U+0000, which JSON and query strings carry) is the
+  // client's (400). Any other database failure is a 500 with the data-access code. Either way
+  // the driver's text stays out of the answer.
+  if (isDatabaseUnavailable(cause)) {
+    const seconds = DATABASE_RETRY_AFTER_SECONDS;
+    return appErrorResponse(new AppError(commonErrors.DATABASE_UNAVAILABLE, { params: { seconds }, headers: { 'Retry-After': String(seconds) } }), ctx);
+  }
   const pgCode = postgresErrorCode(cause);
   if (pgCode === UNIQUE_VIOLATION) return appErrorResponse(new AppError(commonErrors.DUPLICATE), ctx);
   if (pgCode === CHARACTER_NOT_IN_REPERTOIRE || pgCode === UNTRANSLATABLE_CHARACTER) return appErrorResponse(new AppError(commonErrors.UNSTORABLE_TEXT), ctx);

@@ -45,6 +45,8 @@ export function createMemoryStore(options: MemoryStoreOptions): ReadyStore {
   const sweepEvery = Math.max(1, Math.floor(maxEntries / 10));
   let insertsSinceSweep = 0;
   let closed = false;
+  // The data lives exactly as long as this object: its epoch is its creation.
+  const epochMs = clock.nowMs();
 
   const sweep = (now: number): void => {
     for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
@@ -80,6 +82,15 @@ export function createMemoryStore(options: MemoryStoreOptions): ReadyStore {
     if (closed) throw new Error('Store is closed');
   };
 
+  const putIfAbsent = (key: string, value: string, ttlMs: number): boolean => {
+    open();
+    assertDuration('ttlMs', ttlMs);
+    const now = clock.nowMs();
+    if (live(key, now)) return false;
+    insert(key, { value, expiresAt: now + ttlMs }, now);
+    return true;
+  };
+
   return {
     async get(key) {
       open();
@@ -104,12 +115,14 @@ export function createMemoryStore(options: MemoryStoreOptions): ReadyStore {
       return entry?.value;
     },
     async putIfAbsent(key, value, ttlMs) {
+      return putIfAbsent(key, value, ttlMs);
+    },
+    async epochMs() {
       open();
-      assertDuration('ttlMs', ttlMs);
-      const now = clock.nowMs();
-      if (live(key, now)) return false;
-      insert(key, { value, expiresAt: now + ttlMs }, now);
-      return true;
+      return epochMs;
+    },
+    async putIfAbsentInEpoch(key, value, ttlMs) {
+      return { stored: putIfAbsent(key, value, ttlMs), epochMs };
     },
     async increment(key, windowMs) {
       open();

@@ -67,6 +67,28 @@ describe.skipIf(unavailable !== undefined)(`redis store${unavailable ? ` (${unav
       }
     });
 
+    it('starts a new epoch at the first put after its data was lost (FLUSHALL keeps the connection: the put notices)', async () => {
+      const own = `test:${randomUUID()}:`;
+      const clock = new ManualClock();
+      const store = createRedisStore({ url: url(), keyPrefix: own, clock });
+      try {
+        const epoch = await store.epochMs();
+        expect(epoch).toBe(clock.nowMs());
+        expect(await rawClient().pttl(`${own}store:epoch`)).toBe(-1);
+        expect(await store.putIfAbsentInEpoch('nonce', '1', 60_000)).toEqual({ stored: true, epochMs: epoch });
+        clock.advance(30_000);
+        // What a FLUSHALL does to this prefix, without emptying a server others may share.
+        await deleteKeysWithPrefix(url(), own);
+        expect(await store.putIfAbsentInEpoch('nonce', '1', 60_000)).toEqual({ stored: true, epochMs: epoch + 30_000 });
+        clock.advance(1_000);
+        expect(await store.putIfAbsentInEpoch('nonce', '1', 60_000)).toEqual({ stored: false, epochMs: epoch + 30_000 });
+        expect(await store.epochMs()).toBe(epoch + 30_000);
+      } finally {
+        await store.close();
+        await deleteKeysWithPrefix(url(), own);
+      }
+    });
+
     it('cleans up: every key of the run is under its prefix', async () => {
       const other = `test:${randomUUID()}:`;
       const store = createRedisStore({ url: url(), keyPrefix: other, clock: new ManualClock() });

@@ -40,6 +40,40 @@ local tat = start + tonumber(ARGV[2])
 redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', tat - now)
 return {1, 0}`;
 
+/**
+ * Where the epoch is recorded (EphemeralStore.epochMs): a key without expiry holding the instant
+ * it was written. Whatever empties the server (a restart without persistence, FLUSHALL, FLUSHDB)
+ * takes it too, so its absence is how a loss of data shows; so does its eviction under a
+ * maxmemory policy, which may have taken other keys as well.
+ */
+const EPOCH_KEY = 'store:epoch';
+
+// Reads the epoch, starting one at ARGV[1] (now) when none is recorded.
+const EPOCH_LUA = `
+local epoch = redis.call('GET', KEYS[1])
+if not epoch then
+  epoch = ARGV[1]
+  redis.call('SET', KEYS[1], epoch)
+end
+return epoch`;
+
+// SET NX PX and the epoch in one script: no put lands in a store whose loss of data it has not
+// noticed, and the check costs no round trip of its own. ARGV: value, ttl, now.
+const PUT_IF_ABSENT_IN_EPOCH_LUA = `
+local epoch = redis.call('GET', KEYS[2])
+if not epoch then
+  epoch = ARGV[3]
+  redis.call('SET', KEYS[2], epoch)
+end
+local stored = redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX')
+return {stored and 1 or 0, epoch}`;
+
+/** Scripts sent by digest (EVALSHA; ioredis loads them again after a restart of the server). */
+interface EpochScripts {
+  storeEpoch(epochKey: string, now: number): Promise<string>;
+  storePutIfAbsentInEpoch(key: string, epochKey: string, value: string, ttlMs: number, now: number): Promise<[number, string]>;
+}
+
 /** The multi-node store on Redis. Every operation is a single atomic Redis command or script. */
 export function createRedisStore(options: RedisStoreOptions): ReadyStore {
   const { keyPrefix, clock, logger } = options;
@@ -48,6 +82,18 @@ export function createRedisStore(options: RedisStoreOptions): ReadyStore {
   const k = (key: string): string => keyPrefix + key;
   // Redis wants whole milliseconds; rounding up never shortens a TTL.
   const px = (ms: number): number => Math.ceil(ms);
+  client.defineCommand('storeEpoch', { numberOfKeys: 1, lua: EPOCH_LUA });
+  client.defineCommand('storePutIfAbsentInEpoch', { numberOfKeys: 2, lua: PUT_IF_ABSENT_IN_EPOCH_LUA });
+  const scripts = client as unknown as EpochScripts;
+  const epochKey = k(EPOCH_KEY);
+  const readEpoch = async (): Promise<number> => Number(await scripts.storeEpoch(epochKey, Math.floor(clock.nowMs())));
+  // Once someone relies on the epoch, every (re)connection checks it: a restarted server is
+  // noticed when the connection comes back rather than at the next put, so the new epoch starts
+  // as close to the loss as this node can see it. FLUSHALL keeps the connection; the put notices.
+  let epochTracked = false;
+  client.on('ready', () => {
+    if (epochTracked) readEpoch().catch((error: unknown) => logger?.warn('Redis store epoch check failed', { error }));
+  });
 
   return {
     async get(key) {
@@ -66,6 +112,16 @@ export function createRedisStore(options: RedisStoreOptions): ReadyStore {
     async putIfAbsent(key, value, ttlMs) {
       assertDuration('ttlMs', ttlMs);
       return (await client.set(k(key), value, 'PX', px(ttlMs), 'NX')) === 'OK';
+    },
+    async epochMs() {
+      epochTracked = true;
+      return readEpoch();
+    },
+    async putIfAbsentInEpoch(key, value, ttlMs) {
+      assertDuration('ttlMs', ttlMs);
+      epochTracked = true;
+      const [stored, epoch] = await scripts.storePutIfAbsentInEpoch(k(key), epochKey, value, px(ttlMs), Math.floor(clock.nowMs()));
+      return { stored: stored === 1, epochMs: Number(epoch) };
     },
     async increment(key, windowMs) {
       assertDuration('windowMs', windowMs);

@@ -136,6 +136,21 @@ export function runStoreContract(name: string, makeStore: (clock: ManualClock) =
         await store.delete(k);
         expect(await store.putIfAbsent(k, 'fourth', 60_000)).toBe(true);
       });
+
+      it('has an epoch no later than its first use, kept while it keeps its data, answered with every putIfAbsentInEpoch', async () => {
+        const clock = new ManualClock();
+        const [a, b] = await twoNodes(clock);
+        const epoch = await a.epochMs();
+        expect(epoch).toBeLessThanOrEqual(clock.nowMs());
+        clock.advance(60_000);
+        expect(await a.epochMs()).toBe(epoch);
+        expect(await b.epochMs()).toBe(epoch);
+        const k = key('e');
+        expect(await a.putIfAbsentInEpoch(k, 'first', 60_000)).toEqual({ stored: true, epochMs: epoch });
+        expect(await b.putIfAbsentInEpoch(k, 'second', 60_000)).toEqual({ stored: false, epochMs: epoch });
+        expect(await a.get(k)).toBe('first');
+        await expect(a.putIfAbsentInEpoch(key('bad'), 'x', 0)).rejects.toThrow(RangeError);
+      });
     });
 
     describe('counters', () => {

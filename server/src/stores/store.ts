@@ -15,6 +15,21 @@ export interface EphemeralStore {
   /** Sets only when absent (atomic); true when this call set it. */
   putIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   /**
+   * The store's epoch: the instant (injected clock, ms) since which it has kept its data (keys
+   * still expire, and in process may be evicted at capacity). A store that lost its data (a Redis restarted without persistence, a FLUSHALL)
+   * cannot remember what it held before, only notice the loss: it then starts a new epoch at
+   * that instant. This call starts the first one when none is recorded, and from then on the
+   * store records a new one as soon as it notices a loss (on Redis: on every reconnection and
+   * on every `putIfAbsentInEpoch`).
+   */
+  epochMs(): Promise<number>;
+  /**
+   * putIfAbsent that also answers the epoch the put landed in, atomically with the put. A key
+   * found absent because the store lost its data then comes with an epoch later than the loss,
+   * so the caller can tell it from a key that was never set before that epoch.
+   */
+  putIfAbsentInEpoch(key: string, value: string, ttlMs: number): Promise<{ stored: boolean; epochMs: number }>;
+  /**
    * Fixed-window counter: atomically increments the counter of the current window of `windowMs`
    * for `key` (windows aligned to multiples of windowMs since the epoch, by the injected clock)
    * and returns the count after incrementing and the milliseconds until that window ends.

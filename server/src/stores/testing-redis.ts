@@ -78,8 +78,8 @@ async function waitForExit(child: ChildProcess, ms: number): Promise<void> {
   });
 }
 
-async function startPrivateRedis(binary: string): Promise<TestRedis> {
-  const port = await freePort();
+/** A redis-server child on `port`, answering PING; `stop` kills it (SIGTERM, or `signal`). */
+async function spawnRedis(binary: string, port: number): Promise<{ stop(signal?: NodeJS.Signals): Promise<void> }> {
   // No persistence and loopback only: a throwaway server for this test file.
   const child = spawn(binary, ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
   // If the test process dies without afterAll, do not leave the server running.
@@ -99,12 +99,39 @@ async function startPrivateRedis(binary: string): Promise<TestRedis> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
-    url: `redis://127.0.0.1:${port}`,
-    async release() {
+    async stop(signal = 'SIGTERM') {
       process.off('exit', killOnExit);
-      child.kill('SIGTERM');
+      child.kill(signal);
       await waitForExit(child, 3_000);
     },
+  };
+}
+
+async function startPrivateRedis(binary: string): Promise<TestRedis> {
+  const port = await freePort();
+  const server = await spawnRedis(binary, port);
+  return { url: `redis://127.0.0.1:${port}`, release: () => server.stop() };
+}
+
+/** A private Redis a test may restart; never the shared one of REDIS_URL. */
+export interface RestartableRedis extends TestRedis {
+  /** Kills the server (SIGKILL: no persistence, so every key is lost) and starts another on the same port. */
+  restart(): Promise<void>;
+}
+
+/** Starts a private `redis-server` on a free port (needs the binary on PATH, whatever REDIS_URL says). */
+export async function startRestartableRedis(): Promise<RestartableRedis> {
+  const binary = findOnPath(BINARY);
+  if (!binary) throw new Error(`no ${BINARY} binary on PATH: a test that restarts Redis needs one of its own`);
+  const port = await freePort();
+  let server = await spawnRedis(binary, port);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async restart() {
+      await server.stop('SIGKILL');
+      server = await spawnRedis(binary, port);
+    },
+    release: () => server.stop(),
   };
 }
 

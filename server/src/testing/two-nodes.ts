@@ -24,11 +24,12 @@ export interface TwoNodes {
 /**
  * Two app instances ("nodes") sharing one PostgreSQL and one Redis, as in production, each
  * listening on its own port. `config` is merged over the shared base (the same for both);
- * `clock`, when given, is both nodes' time.
+ * `clock`, when given, is both nodes' time; `redisUrl`, a Redis of the caller's (one it
+ * restarts), left running on close.
  */
-export async function startTwoNodes(config: Record<string, unknown> = {}, options: { clock?: Clock } = {}): Promise<TwoNodes> {
+export async function startTwoNodes(config: Record<string, unknown> = {}, options: { clock?: Clock; redisUrl?: string } = {}): Promise<TwoNodes> {
   const pg = await acquireTestPostgres();
-  const redis = await acquireTestRedis();
+  const redis = options.redisUrl ? { url: options.redisUrl, release: async () => {} } : await acquireTestRedis();
   const base = {
     App: { Env: 'test', LogLevel: 'silent' },
     Database: { Url: pg.url, MaxConnections: 4 },

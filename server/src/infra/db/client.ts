@@ -28,7 +28,7 @@ export interface SqlSession {
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
-  /** A dedicated connection, held until released. */
+  /** A dedicated connection, held until released (not one of the pool's). */
   session(): Promise<SqlSession>;
   /**
    * Runs one statement given as text with $n parameters, outside any transaction. On PostgreSQL
@@ -85,31 +85,63 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   };
 }
 
+/**
+ * A dedicated connection: a client of its own with one connection, rather than one reserved
+ * from the pool. postgres.js keeps writing to a reserved connection whose server went away (a
+ * restart): the write throws from a timer, which no caller can catch and which ends the
+ * process, and the query never settles. A session also holds its connection for as long as its
+ * holder needs it (the node number's lock: the life of the process), so it must not take one of
+ * the pool's. Once its connection has dropped, the session's state (its locks) is gone: it then
+ * refuses queries rather than carry on in a new connection as if nothing had happened.
+ */
+function openSession(url: string, connectionOptions: postgres.Options<Record<string, postgres.PostgresType>>): SqlSession {
+  let opened = false;
+  let lost = false;
+  const own = postgres(url, {
+    ...connectionOptions,
+    max: 1,
+    // Never retired by age: session-level locks live as long as the connection.
+    max_lifetime: 0,
+    onclose: () => {
+      if (opened) lost = true;
+    },
+  });
+  const usable = () => {
+    if (lost) throw Object.assign(new Error('The session lost its database connection'), { code: 'CONNECTION_CLOSED' });
+  };
+  const run = async <T>(query: PromiseLike<T>): Promise<T> => {
+    const result = await query;
+    opened = true;
+    return result;
+  };
+  return {
+    exec: async (sql) => {
+      usable();
+      await run(own.unsafe(sql).simple());
+    },
+    query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => {
+      usable();
+      return (await run(own.unsafe(sql, params as never[]))) as unknown as T[];
+    },
+    release: () => own.end({ timeout: 5 }),
+  };
+}
+
 async function openPostgres(options: DatabaseOptions & { url: string }): Promise<DatabaseHandle> {
   // libpq's socket forms, which postgres.js does not read (postgres-url.ts).
   const target = postgresTarget(options.url);
-  const client = postgres(target.url, {
+  const connectionOptions: postgres.Options<Record<string, postgres.PostgresType>> = {
     ...(target.socket ? { path: target.socket } : {}),
-    max: options.maxConnections ?? 10,
     onnotice: () => {},
     connection: options.searchPath ? { search_path: `${options.searchPath},public` } : {},
     // int8 arrives as text from postgres.js; Drizzle's bigint columns turn it into bigint.
-  });
+  };
+  const client = postgres(target.url, { ...connectionOptions, max: options.maxConnections ?? 10 });
   const db = drizzlePostgres(client, { schema, casing: CASING }) as unknown as Database;
   return {
     db,
     kind: 'postgres',
-    session: async () => {
-      const reserved = await client.reserve();
-      return {
-        exec: async (sql) => {
-          await reserved.unsafe(sql).simple();
-        },
-        query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) =>
-          (await reserved.unsafe(sql, params as never[])) as unknown as T[],
-        release: async () => reserved.release(),
-      };
-    },
+    session: async () => openSession(target.url, connectionOptions),
     prepared: async <T extends Record<string, unknown>>(text: string, params: unknown[]) =>
       (await client.unsafe(text, params as never[], { prepare: true })) as unknown as T[],
     ping: async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTwoNodes, type TestNode, type TwoNodes } from '../../testing/two-nodes.js';
 import { createTestUser } from '../../testing/auth-fixtures.js';
 import { referenceSign, type ReferenceCredential } from './reference-signer.js';
+import { untilNextSecond } from './test-kit.js';
 
 /**
  * Two app instances ("nodes") sharing one PostgreSQL and one Redis: a nonce recorded by one is
@@ -20,6 +21,7 @@ beforeAll(async () => {
     Security: { CredentialKeys: { k1: randomBytes(32).toString('base64') } },
   });
   nodes = cluster.nodes;
+  await untilNextSecond(nodes[0]!.runtime.deps.clock);
 });
 
 afterAll(async () => {

@@ -5,7 +5,9 @@ import { defineErrors } from '../../errors/app-error.js';
  * missing or incomplete headers 401, a malformed timestamp 400, a stale one 401, an unknown or
  * disabled key 401, an address off the allow-list 403, an unsupported algorithm 400, an
  * unreadable or undecryptable body 400 (too large: the common 413), a wrong content sign or
- * signature 401, and a replayed nonce 409 (SPEC Errors rule 8: the conflict class).
+ * signature 401, and a replayed nonce 409 (SPEC Errors rule 8: the conflict class), as is a
+ * request signed before the record of used nonces began (it may be a replay the lost record
+ * would have refused).
  */
 export const openApiErrors = defineErrors('openApi', {
   MISSING_SECURITY_HEADERS: {
@@ -43,6 +45,10 @@ export const openApiErrors = defineErrors('openApi', {
   REPLAYED: {
     status: 409,
     text: { 'zh-CN': '检测到重复请求（X-Nonce 已使用）。', 'zh-TW': '偵測到重複請求（X-Nonce 已使用）。', 'en-US': 'Replayed request: this X-Nonce was already used.', 'ja-JP': '重複したリクエストです。この X-Nonce は使用済みです。', 'ko-KR': '중복 요청입니다. 이 X-Nonce는 이미 사용되었습니다.', 'de-DE': 'Wiederholte Anfrage: Diese X-Nonce wurde bereits verwendet.', 'hi-IN': 'दोहराया गया अनुरोध: यह X-Nonce पहले ही उपयोग हो चुका है।' },
+  },
+  PREDATES_NONCE_RECORD: {
+    status: 409,
+    text: { 'zh-CN': '请求的签名时间早于防重放记录的起始时间（记录已重置），无法排除重放；请用当前时间和新的 X-Nonce 重新签名。', 'zh-TW': '請求的簽章時間早於防重放紀錄的起始時間（紀錄已重設），無法排除重放；請用目前時間和新的 X-Nonce 重新簽章。', 'en-US': 'The request was signed before the record of used nonces began (it was reset), so it cannot be told from a replay; sign it again with the current time and a new X-Nonce.', 'ja-JP': 'リクエストは使用済み X-Nonce の記録が始まる前（記録はリセットされました）に署名されたため、リプレイでないことを確認できません。現在時刻と新しい X-Nonce で署名し直してください。', 'ko-KR': '요청이 사용된 X-Nonce 기록이 시작되기 전(기록이 초기화됨)에 서명되어 재전송 여부를 확인할 수 없습니다. 현재 시간과 새 X-Nonce로 다시 서명하세요.', 'de-DE': 'Die Anfrage wurde signiert, bevor die Aufzeichnung verwendeter Nonces begann (sie wurde zurückgesetzt), und ist daher von einer Wiederholung nicht zu unterscheiden; signieren Sie sie erneut mit der aktuellen Zeit und einer neuen X-Nonce.', 'hi-IN': 'अनुरोध पर उपयोग किए गए नॉन्स के रिकॉर्ड के शुरू होने (वह रीसेट हुआ था) से पहले हस्ताक्षर किए गए थे, इसलिए इसे पुनःप्रेषण से अलग नहीं किया जा सकता; वर्तमान समय और नए X-Nonce के साथ फिर से हस्ताक्षर करें।' },
   },
   UNSUPPORTED_SIGN_ALGORITHM: {
     status: 400,

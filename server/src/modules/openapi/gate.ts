@@ -228,8 +228,9 @@ export function createOpenApiGate(deps: AppDeps): OpenApiGate {
     if (options.EnableReplayProtection) {
       // Remembered while the timestamp is acceptable, so a replay cannot outlive its nonce.
       const ttlMs = Math.max(options.NonceExpireSeconds * 1000, (seconds + toleranceSeconds) * 1000 - nowMs + 1000);
-      const claimed = nonces.claim(`${entry.appKey}:${nonce}`, ttlMs);
-      if (!(claimed instanceof Promise ? await claimed : claimed)) throw appError(openApiErrors.REPLAYED);
+      const pending = nonces.claim(`${entry.appKey}:${nonce}`, ttlMs, seconds * 1000);
+      const claim = pending instanceof Promise ? await pending : pending;
+      if (claim !== 'claimed') throw appError(claim === 'used' ? openApiErrors.REPLAYED : openApiErrors.PREDATES_NONCE_RECORD);
     }
     deps.credentials.touch(entry);
 

@@ -15,12 +15,27 @@ function merge(a: Record<string, any>, b: Record<string, any>): Record<string, a
   return out;
 }
 
-/** A server with the signature check on for /api/openapi (the deployed prefix) unless told otherwise. */
-export function startSignedServer(config: Record<string, any> = {}, options: { clock?: Clock } = {}): Promise<TestServer> {
-  return startTestServer({
+/**
+ * Waits for the next whole second of the clock (at once when it stands on one). The record of
+ * used nonces refuses requests signed before it began, and X-Timestamp counts whole seconds: a
+ * request signed in the second a server started, before it started, is refused.
+ */
+export async function untilNextSecond(clock: Clock): Promise<void> {
+  const next = Math.ceil(clock.nowMs() / 1000) * 1000;
+  while (clock.nowMs() < next) await new Promise((resolve) => setTimeout(resolve, Math.max(1, next - clock.nowMs())));
+}
+
+/**
+ * A server with the signature check on for /api/openapi (the deployed prefix) unless told
+ * otherwise, answering once a request signed now is newer than its record of used nonces.
+ */
+export async function startSignedServer(config: Record<string, any> = {}, options: { clock?: Clock } = {}): Promise<TestServer> {
+  const server = await startTestServer({
     config: merge({ Saas: { Auth: { CaptchaEnabled: false } }, OpenApiSecurity: { IsEnabled: true, ProtectedPathPrefixes: ['/api/openapi'] } }, config),
     ...options,
   });
+  await untilNextSecond(server.runtime.deps.clock);
+  return server;
 }
 
 export interface IssuedCredential extends ReferenceCredential {
