@@ -9,8 +9,8 @@ import { PERMISSION_CATALOGUE } from './permission-catalogue.js';
 
 /**
  * Platform codes (tenants, editions, cross-tenant impersonation) belong to the platform state: a
- * tenant's role cannot be given one, an edition cannot list one, and one held inside a tenant
- * (from data older than the rule) grants nothing there.
+ * tenant's role cannot be given one, an edition cannot list one, and one a tenant's role carries
+ * anyway (written outside the API) grants nothing there.
  */
 
 const CROSS = 'saas:impersonation:cross-tenant';
@@ -46,7 +46,7 @@ it('is the catalogue\'s list: every tenant and edition code, and the cross-tenan
 describe('granting a platform code inside a tenant', () => {
   it('is refused with a clear error to a tenant administrator who holds the code through its own role', async () => {
     const tenantId = await createTestTenant(deps());
-    // Holds the code through a role of its tenant, as a tenant could grant it before.
+    // Holds the code through a role of its tenant (written outside the API).
     const { api, roleId: ownRole } = await tenantUser(server, tenantId, [...TENANT_ADMIN_CODES, CROSS, 'saas:tenant:read']);
     const role = (await api.post('/api/Role/Role', { roleCode: `r${deps().ids.next()}`, roleName: 'Helpers' })).body.data.basicId as string;
     const audited = async () => (await deps().db.select().from(auditEntries).where(and(eq(auditEntries.tenantId, tenantId), eq(auditEntries.targetId, role)))).length;

@@ -9,8 +9,8 @@ import { ADMIN_CODES, adminApi, grantScopedRole, member, startAdminServer, tenan
  * Every way into an impersonation, swept against its rules: who may start one for whom and in
  * which context, and what an impersonation session may not do to go further (start another,
  * move to another context, refresh itself). The cross-tenant code is a platform code: a tenant
- * administrator who holds it through its tenant's role (as a tenant could grant it before) gets
- * nothing from it.
+ * administrator whose tenant role carries it anyway (written outside the API) gets nothing from
+ * it.
  */
 
 const CROSS = 'saas:impersonation:cross-tenant';
