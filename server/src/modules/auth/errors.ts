@@ -80,6 +80,11 @@ export const authErrors = defineErrors('auth', {
     code: 10004,
     text: { 'zh-CN': '当前租户的版本不包含该功能：{permission}。', 'zh-TW': '目前租戶的版本不包含此功能：{permission}。', 'en-US': "The tenant's edition does not include {permission}.", 'ja-JP': 'このテナントのエディションには {permission} が含まれていません。', 'ko-KR': '테넌트 에디션에 {permission}이(가) 포함되어 있지 않습니다.', 'de-DE': 'Die Edition des Mandanten umfasst {permission} nicht.', 'hi-IN': 'टेनेंट के संस्करण में {permission} शामिल नहीं है।' },
   },
+  PLATFORM_PERMISSION: {
+    status: 403,
+    code: 10004,
+    text: { 'zh-CN': '{permission} 是平台权限，只在平台运营状态下有效。', 'zh-TW': '{permission} 是平台權限，只在平台營運狀態下有效。', 'en-US': '{permission} is a platform permission: it applies only in the platform operations state.', 'ja-JP': '{permission} はプラットフォーム権限で、プラットフォーム運用状態でのみ有効です。', 'ko-KR': '{permission}은(는) 플랫폼 권한으로, 플랫폼 운영 상태에서만 적용됩니다.', 'de-DE': '{permission} ist eine Plattformberechtigung: Sie gilt nur im Plattformbetrieb.', 'hi-IN': '{permission} एक प्लेटफ़ॉर्म अनुमति है: यह केवल प्लेटफ़ॉर्म संचालन स्थिति में लागू होती है।' },
+  },
   SESSION_LOCKED: {
     status: 423,
     text: { 'zh-CN': '会话已锁定，请先解锁。', 'zh-TW': '工作階段已鎖定，請先解鎖。', 'en-US': 'The session is locked; unlock it first.', 'ja-JP': 'セッションはロックされています。先にロックを解除してください。', 'ko-KR': '세션이 잠겨 있습니다. 먼저 잠금을 해제하세요.', 'de-DE': 'Die Sitzung ist gesperrt; entsperren Sie sie zuerst.', 'hi-IN': 'सत्र लॉक है; पहले इसे अनलॉक करें।' },

@@ -1,8 +1,8 @@
 import { appError } from '../../errors/app-error.js';
 import type { RequestContext } from '../../rpc/context.js';
 import type { RouteMeta } from '../../rpc/meta.js';
-import { WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
-import { allows } from '../authz/snapshot.js';
+import { isPlatformCode, WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
+import { allows, type AuthorizationSnapshot } from '../authz/snapshot.js';
 import { authErrors } from './errors.js';
 import { SessionStatus, type SessionState } from './session-state.js';
 import { asAccessClaims, type AccessClaims } from './tokens.js';
@@ -101,8 +101,16 @@ export async function requirePermission(ctx: RequestContext, auth: AuthContext, 
   // except inside a tenant, where the edition whitelist still applies.
   if (auth.claims.permission === WILDCARD_PERMISSION && auth.tenantId === 0n) return;
   const pending = ctx.deps.authz.get(auth.userId, auth.tenantId);
-  const snapshot = pending instanceof Promise ? await pending : pending;
+  requireAllowed(pending instanceof Promise ? await pending : pending, code);
+}
+
+/**
+ * 403 unless the snapshot allows the code, naming why: a platform code inside a tenant, a code
+ * the tenant's edition excludes, or a code the roles do not grant.
+ */
+export function requireAllowed(snapshot: AuthorizationSnapshot, code: string): void {
   if (allows(snapshot, code)) return;
+  if (snapshot.tenantId !== '0' && isPlatformCode(code)) throw appError(authErrors.PLATFORM_PERMISSION, { params: { permission: code } });
   const granted = snapshot.permissions.includes('*') || snapshot.permissions.includes(code.toLowerCase());
   throw appError(granted ? authErrors.EDITION_FORBIDS : authErrors.PERMISSION_DENIED, { params: { permission: code } });
 }

@@ -1,4 +1,4 @@
-import { actingUserId } from '../impersonation/guard.js';
+import { actingUserId, refuseWhileImpersonating } from '../impersonation/guard.js';
 import { and, eq } from 'drizzle-orm';
 import { tenants, users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
@@ -105,9 +105,12 @@ export function createSessionOperations(deps: AppDeps) {
     /**
      * POST /api/Auth/SwitchTenant: null or 0 selects the platform state; a tenant needs an
      * available membership (the super-administrator may enter any available tenant). The
-     * session moves (no new session) and gets a new token pair with a new JTI.
+     * session moves (no new session) and gets a new token pair with a new JTI. Never an
+     * impersonation session: it is bound to the context it was granted in, and moving would
+     * also give it a refresh token.
      */
     async switchTenant(auth: AuthContext, target: bigint, ctx: RequestContext): Promise<LoginToken> {
+      refuseWhileImpersonating(auth);
       const now = clock.now();
       if (target !== 0n) {
         const [tenant] = await db.select().from(tenants).where(and(eq(tenants.id, target), notDeleted(tenants.isDeleted)));

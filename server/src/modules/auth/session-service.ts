@@ -34,6 +34,7 @@ export interface CreateSessionOptions {
    * login log (under the name it logged in with), atomically with the session.
    */
   recordLogin?: { loginName: string };
+  /** How long the session lasts (default: the refresh token's lifetime); its access token ends with it at the latest. */
   lifetimeMs?: number;
 }
 
@@ -132,10 +133,13 @@ export function createSessionService(deps: SessionDeps) {
       .orderBy(asc(userSessions.loginTime), asc(userSessions.id));
   }
 
-  /** Issues an access token for a session in a context, with the roles of that context (read before any transaction). */
-  async function accessFor(user: TokenSubject, sessionId: bigint, tenantId: bigint, device: string | null) {
+  /**
+   * Issues an access token for a session in a context, with the roles of that context (read
+   * before any transaction); a new session passes its start and the token's lifetime.
+   */
+  async function accessFor(user: TokenSubject, sessionId: bigint, tenantId: bigint, device: string | null, session?: { issuedAt: Date; lifetimeMs: number }) {
     const snapshot = await deps.authz.get(user.userId, tenantId);
-    return tokens.issueAccess({ subject: user, sessionId, tenantId, deviceFingerprint: device, roles: snapshot.roles, isSuperAdmin: snapshot.isSuperAdmin });
+    return tokens.issueAccess({ subject: user, sessionId, tenantId, deviceFingerprint: device, roles: snapshot.roles, isSuperAdmin: snapshot.isSuperAdmin, ...session });
   }
 
   async function newRefreshToken(tx: Executor, sessionId: bigint, sessionExpires: Date): Promise<string> {
@@ -157,9 +161,13 @@ export function createSessionService(deps: SessionDeps) {
       const { user, request } = options;
       const now = clock.now();
       const sessionId = ids.next();
-      const expiration = new Date(now.getTime() + (options.lifetimeMs ?? tokens.refreshLifetimeMs));
+      const lifetimeMs = options.lifetimeMs ?? tokens.refreshLifetimeMs;
+      const expiration = new Date(now.getTime() + lifetimeMs);
       const ua = parseUserAgent(request.userAgent);
-      const access = await accessFor(user, sessionId, options.tenantId, request.deviceFingerprint);
+      // A token never outlives its session; a session without a refresh token (impersonation)
+      // lives on its one access token, which therefore lasts exactly as long as the session.
+      const tokenLifetimeMs = options.impersonatorUserId ? lifetimeMs : Math.min(tokens.accessLifetimeMs, lifetimeMs);
+      const access = await accessFor(user, sessionId, options.tenantId, request.deviceFingerprint, { issuedAt: now, lifetimeMs: tokenLifetimeMs });
       const row: typeof userSessions.$inferInsert = {
         id: sessionId,
         userId: user.userId,

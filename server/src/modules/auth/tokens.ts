@@ -22,6 +22,10 @@ export interface IssueAccessOptions {
   deviceFingerprint: string | null;
   roles: readonly string[];
   isSuperAdmin: boolean;
+  /** The instant of issue (default: now); a new session passes its own start. */
+  issuedAt?: Date;
+  /** How long the token is valid (default: Jwt__AccessTokenMinutes). */
+  lifetimeMs?: number;
 }
 
 export interface IssuedAccess {
@@ -110,10 +114,11 @@ export function createTokenService(jwt: AppConfig['Jwt'], clock: Clock) {
     refreshLifetimeMs: jwt.RefreshTokenDays * 86_400_000,
     /** How long the pair a refresh spent may be presented again (0: never; see above). */
     refreshReuseGraceMs: jwt.RefreshReuseGraceSeconds * 1000,
+    accessLifetimeMs: accessMs,
 
     issueAccess(options: IssueAccessOptions): IssuedAccess {
-      const issuedAt = clock.now();
-      const expiresAt = new Date(issuedAt.getTime() + accessMs);
+      const issuedAt = options.issuedAt ?? clock.now();
+      const expiresAt = new Date(issuedAt.getTime() + (options.lifetimeMs ?? accessMs));
       const jti = randomBytes(16).toString('hex');
       const iat = Math.floor(issuedAt.getTime() / 1000);
       const { subject } = options;

@@ -35,20 +35,43 @@ const groups: Record<string, readonly string[]> = {
   impersonation: ['start', 'cross-tenant'],
 };
 
+/**
+ * Platform codes: they act on the platform itself (tenants, editions) or across tenants. They are
+ * held, granted and used only in the platform state: inside a tenant they grant nothing (even to
+ * the super-administrator), are not part of a tenant's catalogue, and cannot be granted to a
+ * tenant's role or put in an edition's whitelist. Otherwise a tenant administrator given one by
+ * its own tenant would act beyond that tenant (cross-tenant impersonation reached other tenants
+ * that way).
+ */
+const PLATFORM_ACTIONS: Record<string, readonly string[]> = {
+  tenant: groups.tenant!,
+  edition: groups.edition!,
+  impersonation: ['cross-tenant'],
+};
+
 export interface PermissionDefinition {
   code: string;
   name: string;
   groupCode: string;
+  /** A platform code (see PLATFORM_ACTIONS). */
+  platform: boolean;
 }
 
 const words = (s: string) => s.replaceAll('-', ' ');
 
 export const PERMISSION_CATALOGUE: readonly PermissionDefinition[] = [
-  { code: WILDCARD_PERMISSION, name: 'Everything (super-administrator)', groupCode: 'system' },
+  { code: WILDCARD_PERMISSION, name: 'Everything (super-administrator)', groupCode: 'system', platform: false },
   ...Object.entries(groups).flatMap(([group, actions]) =>
-    actions.map((action) => ({ code: `saas:${group}:${action}`, name: `${words(group)}: ${words(action)}`, groupCode: group })),
+    actions.map((action) => ({ code: `saas:${group}:${action}`, name: `${words(group)}: ${words(action)}`, groupCode: group, platform: PLATFORM_ACTIONS[group]?.includes(action) ?? false })),
   ),
 ];
+
+const PLATFORM_CODES: ReadonlySet<string> = new Set(PERMISSION_CATALOGUE.filter((p) => p.platform).map((p) => p.code));
+
+/** Whether a code is a platform code (any case): it applies only in the platform state. */
+export function isPlatformCode(code: string): boolean {
+  return PLATFORM_CODES.has(code.toLowerCase());
+}
 
 /** The codes as a typed lookup, so a typo in a router is a compile error. */
 export function permission(code: `saas:${string}:${string}`): string {

@@ -35,8 +35,9 @@ export function createAuthorizationService(deps: { db: Database; store: Ephemera
 
   async function loadShared(userId: bigint, tenantId: bigint, tags: string[]): Promise<AuthorizationSnapshot> {
     const gens = await Promise.all(['*', ...tags].map((tag) => cache.generation(tag)));
-    // v2: data scopes took the original's names; snapshots stored under the old names are not read.
-    const key = `authz:snap2:${tenantId}:${userId}:${gens.join('.')}`;
+    // The version changes with what a snapshot means (v2: data scopes took the original's names;
+    // v3: a tenant's snapshot holds no platform code), so snapshots stored before are not read.
+    const key = `authz:snap3:${tenantId}:${userId}:${gens.join('.')}`;
     const cached = await store.get(key);
     if (cached) {
       const snapshot = JSON.parse(cached) as AuthorizationSnapshot;

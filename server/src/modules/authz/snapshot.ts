@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { editions, permissions, roleDataScopeDepartments, roleInheritances, rolePermissions, roles, tenants, userRoles, users } from '../../../../db/schema/index.js';
 import type { Database, Executor } from '../../infra/db/client.js';
 import { preparedPerDatabase } from '../../infra/db/prepared.js';
-import { SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from './permission-catalogue.js';
+import { isPlatformCode, SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from './permission-catalogue.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /** How much data a user may see in lists, widest first (the original's DataPermissionScope names). */
@@ -126,7 +126,9 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
   // Only the platform's own role makes a super-administrator: a tenant role that happens to
   // carry the code (the role API reserves it, but data can come from elsewhere) grants nothing extra.
   const isSuperAdmin = roleRows.some((r) => r.tenantId === 0n && r.code.toLowerCase() === SUPER_ADMIN_ROLE);
-  const codes = new Set(granted.map((g) => g.code.toLowerCase()));
+  // Platform codes are the platform state's: a role of a tenant (or a global one) carrying one
+  // grants nothing inside a tenant.
+  const codes = new Set(granted.map((g) => g.code.toLowerCase()).filter((code) => tenantId === 0n || !isPlatformCode(code)));
   if (isSuperAdmin) codes.add(WILDCARD_PERMISSION);
   // The override is the account's, set where the account is managed: it applies in the user's
   // home context only; elsewhere the roles held there decide.
@@ -160,10 +162,12 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
 
 /**
  * Whether a snapshot allows a permission code: the roles grant it (or `*`), and the tenant's
- * edition whitelist, when it has one, contains it. Codes compare case-insensitively.
+ * edition whitelist, when it has one, contains it. Codes compare case-insensitively. A platform
+ * code is allowed only in the platform state, whatever the roles (the wildcard included).
  */
 export function allows(snapshot: AuthorizationSnapshot, code: string): boolean {
   const wanted = code.toLowerCase();
+  if (snapshot.tenantId !== '0' && isPlatformCode(wanted)) return false;
   const granted = snapshot.permissions.includes(WILDCARD_PERMISSION) || snapshot.permissions.includes(wanted);
   if (!granted) return false;
   return snapshot.editionWhitelist.length === 0 || snapshot.editionWhitelist.includes(wanted);

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, refreshTokens, tenantMemberships, userSessions } from '../../../../db/schema/index.js';
 import { ManualClock } from '../../infra/clock.js';
-import { claimsOf, createSuperAdmin, createTestTenant, createTestUser, GOOD_PASSWORD, loginAs } from '../../testing/auth-fixtures.js';
+import { claimsOf, createSuperAdmin, createTestTenant, createTestUser, GOOD_PASSWORD, grantRole, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { createImpersonationExpiry } from './expiry.js';
 import { ADMIN_CODES, adminApi, grantScopedRole, member, startAdminServer, tenantAdmin, tenantWithAdmin } from '../user/admin-test-kit.js';
@@ -37,6 +37,11 @@ describe('impersonation', () => {
     const [session] = await deps().db.select().from(userSessions).where(eq(userSessions.id, BigInt(data.sessionId)));
     expect(session).toMatchObject({ impersonatorUserId: admin.id, loginMethod: 'impersonation', userId: bob.id });
     expect(session!.expirationTime.getTime()).toBe(clock.nowMs() + 30 * MINUTE);
+    // The token itself ends with the session, not after an ordinary token's hour.
+    const { exp, iat } = claimsOf(data.token.accessToken) as { exp: number; iat: number };
+    expect(exp - iat).toBe(30 * 60);
+    expect(exp).toBe(Math.floor(session!.expirationTime.getTime() / 1000));
+    expect(new Date(`${String(data.token.expiresAt).replace(' ', 'T')}Z`).getTime()).toBe(exp * 1000);
     expect(await deps().db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, session!.id))).toEqual([]);
     const [audit] = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ImpersonationStarted'), eq(auditEntries.targetId, data.sessionId)));
     expect(audit).toMatchObject({ tenantId, userId: bob.id, actorUserId: admin.id, detail: expect.objectContaining({ reason: 'ticket 42' }) });
@@ -114,7 +119,7 @@ describe('impersonation', () => {
     expect(denied.body.data).toContain('saas:impersonation:start');
   });
 
-  it('refuses a user holding more than the caller, and another tenant without cross-tenant', async () => {
+  it('refuses a user holding more than the caller, and another tenant to a tenant administrator, with or without the cross-tenant code', async () => {
     const tenantId = await createTestTenant(deps());
     const limited = await tenantAdmin(server, tenantId, { codes: ['saas:impersonation:start', 'saas:user:read'] });
     const boss = await member(deps(), tenantId);
@@ -128,13 +133,26 @@ describe('impersonation', () => {
     const cross = await limited.api.post('/api/Impersonation/Impersonation', { userId: String(visitor.id), tenantId: String(elsewhere) });
     expect(cross.status).toBe(403);
     expect(cross.body.data).toContain('saas:impersonation:cross-tenant');
+    // The code is a platform code: inside a tenant it grants nothing.
     const crossAdmin = await tenantAdmin(server, tenantId, { codes: [...ADMIN_CODES, 'saas:impersonation:cross-tenant'] });
-    const ok = await crossAdmin.api.post('/api/Impersonation/Impersonation', { userId: String(visitor.id), tenantId: String(elsewhere) });
+    const refusedCross = await crossAdmin.api.post('/api/Impersonation/Impersonation', { userId: String(visitor.id), tenantId: String(elsewhere) });
+    expect(refusedCross.status).toBe(403);
+    expect(refusedCross.body.data).toBe('saas:impersonation:cross-tenant is a platform permission: it applies only in the platform operations state.');
+    expect(await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ImpersonationStarted'), eq(auditEntries.actorUserId, crossAdmin.user.id)))).toEqual([]);
+  });
+
+  it('from the platform state with the cross-tenant code: another tenant, audited with the context it came from', async () => {
+    const operator = await createTestUser(deps(), { tenantId: 0n });
+    await grantRole(deps(), operator.id, 0n, [...ADMIN_CODES, 'saas:impersonation:cross-tenant']);
+    const api = adminApi(server, (await loginAs(server, operator)).accessToken);
+    const elsewhere = await createTestTenant(deps());
+    const visitor = await member(deps(), elsewhere);
+    await grantScopedRole(deps(), visitor.id, elsewhere, ['saas:user:read']);
+    const ok = await api.post('/api/Impersonation/Impersonation', { userId: String(visitor.id), tenantId: String(elsewhere) });
     expect(ok.status).toBe(200);
     expect(ok.body.data.tenantId).toBe(String(elsewhere));
-    expect((await crossAdmin.api.post('/api/Impersonation/Impersonation', { userId: String(boss.id), tenantId: String(elsewhere) })).status).toBe(422);
     const [audit] = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ImpersonationStarted'), eq(auditEntries.targetId, ok.body.data.sessionId)));
-    expect(audit).toMatchObject({ tenantId: elsewhere, actorUserId: crossAdmin.user.id, detail: expect.objectContaining({ fromTenantId: String(tenantId) }) });
+    expect(audit).toMatchObject({ tenantId: elsewhere, actorUserId: operator.id, detail: expect.objectContaining({ fromTenantId: '0' }) });
   });
 
   it('lets a super-administrator impersonate from the platform state, tenant users and platform accounts alike', async () => {
@@ -240,5 +258,28 @@ describe('every end of an impersonation is audited once', () => {
     // Ended already: an administrator's revoke afterwards is not a second end.
     expect((await a.api.post('/api/UserSession/RevokeUserSession', { sessionId: a.sessionId })).status).toBe(200);
     expect(await endsOf(a.sessionId)).toHaveLength(1);
+  });
+});
+
+describe('an impersonation session longer than an ordinary access token', () => {
+  const longClock = new ManualClock(Date.now());
+  let longServer: TestServer;
+  beforeAll(async () => {
+    longServer = await startAdminServer({ clock: longClock, config: { Saas: { Impersonation: { SessionMinutes: 90 } } } });
+  });
+  afterAll(() => longServer.close());
+
+  it('has one access token lasting the whole session (it cannot be refreshed), refused after the session ends', async () => {
+    const { tenantId, api } = await tenantWithAdmin(longServer);
+    const bob = await member(longServer.runtime.deps, tenantId);
+    const data = (await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).body.data;
+    const { exp, iat } = claimsOf(data.token.accessToken) as { exp: number; iat: number };
+    expect(exp - iat).toBe(90 * 60);
+    expect(data.token.expiresIn).toBe(90 * 60);
+    const as = adminApi(longServer, data.token.accessToken);
+    longClock.advance(89 * MINUTE);
+    expect((await as.get('/api/Auth/UserInfo')).status).toBe(200);
+    longClock.advance(2 * MINUTE);
+    expect((await as.get('/api/Auth/UserInfo')).status).toBe(401);
   });
 });

@@ -16,8 +16,8 @@ export const impersonationRouter = router({
       permission: permission('saas:impersonation:start'),
       summary: 'Starts acting as another user: a separate, short session flagged with the impersonator, without a refresh token',
       description:
-        'The session lasts Saas__Impersonation__SessionMinutes (default 30) and cannot be refreshed. `tenantId` (default: the caller\'s context) other than the caller\'s context needs saas:impersonation:cross-tenant. ' +
-        'Refused: oneself, a super-administrator, a disabled user, a user who is not an available member of that tenant (or outside the caller\'s data scope), a user holding a permission the caller lacks (unless the caller is a super-administrator), and from an impersonation session. Audited as ImpersonationStarted.',
+        'The session lasts Saas__Impersonation__SessionMinutes (default 30) and cannot be refreshed; its one access token lasts as long (exp - iat is the session lifetime). `tenantId` (default: the caller\'s context) other than the caller\'s context needs saas:impersonation:cross-tenant, a platform code: it takes effect only in the platform state, so inside a tenant only members of that tenant can be impersonated. ' +
+        'Refused: oneself, a super-administrator, a disabled user, a user who is not an available member of that tenant (or outside the caller\'s data scope), a user holding, in any context it belongs to, a permission the caller lacks there (unless the caller is a super-administrator), and from an impersonation session. Audited as ImpersonationStarted.',
     })
     .input(z.object({ userId: zId(), tenantId: zId().nullish(), reason: z.string().trim().max(500).nullish() }))
     .output(

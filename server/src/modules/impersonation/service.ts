@@ -2,16 +2,15 @@ import { and, eq } from 'drizzle-orm';
 import { users, userSecurity, userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
-import { PlainDateTime } from '../../http/serialize.js';
 import type { RequestContext } from '../../rpc/context.js';
 import { writeAudit } from '../audit/write.js';
-import { authErrors } from '../auth/errors.js';
+import { permission } from '../authz/permission-catalogue.js';
 import { availableTenants } from '../auth/landing.js';
 import { requestFacts } from '../auth/login-service.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import { requireAllowed, type AuthContext } from '../auth/session-gate.js';
 import { SessionStatus } from '../auth/session-state.js';
 import type { LoginToken } from '../auth/tokens.js';
-import { callerScope, codeBeyondCaller, findVisibleUser } from '../user/scope.js';
+import { callerScope, codeBeyondCallerAnywhere, findVisibleUser } from '../user/scope.js';
 import { impersonationErrors } from './errors.js';
 import { actingUserId, refuseWhileImpersonating } from './guard.js';
 import { notDeleted } from '../../infra/db/predicates.js';
@@ -25,15 +24,19 @@ import { notDeleted } from '../../infra/db/predicates.js';
  * Refused: oneself; a super-administrator; a disabled or inactive user; a user who is not an
  * available member of the target context (a platform account, for the platform state); nesting
  * (an impersonation session cannot start another); another context than the caller's without
- * saas:impersonation:cross-tenant. In the caller's own context the target must also lie within
- * its data scope. And nobody but a super-administrator may become someone holding a permission
- * the caller lacks: impersonation must not be a way round the caller's own rights.
+ * saas:impersonation:cross-tenant, a platform code: it takes effect only in the platform state,
+ * so a tenant administrator impersonates only members of its current tenant. In the caller's own
+ * context the target must also lie within its data scope. And nobody but a super-administrator
+ * may become someone holding, in any context the account belongs to, a permission the caller
+ * lacks in that context (the rule of a password reset: the session acts as the whole account,
+ * whose profile and sign-in methods serve every context), so impersonation is no way round the
+ * caller's own rights.
  *
  * Every start and end is audited (ImpersonationStarted / ImpersonationEnded, in the target's
  * context, with the impersonator as actor).
  */
 
-export const CROSS_TENANT = 'saas:impersonation:cross-tenant';
+export const CROSS_TENANT = permission('saas:impersonation:cross-tenant');
 
 type Ctx = RequestContext & { auth: AuthContext };
 
@@ -58,7 +61,7 @@ export function createImpersonationService(deps: AppDeps) {
       refuseWhileImpersonating(auth);
       const target = input.tenantId ?? auth.tenantId;
       const scope = await callerScope(deps, auth);
-      if (target !== auth.tenantId && !scope.can(CROSS_TENANT)) throw appError(authErrors.PERMISSION_DENIED, { params: { permission: CROSS_TENANT } });
+      if (target !== auth.tenantId) requireAllowed(scope.snapshot, CROSS_TENANT);
       if (input.userId === auth.userId) throw appError(impersonationErrors.TARGET_IS_SELF);
       const notMember = () => appError(impersonationErrors.TARGET_NOT_MEMBER);
       const [row] = await db
@@ -81,29 +84,26 @@ export function createImpersonationService(deps: AppDeps) {
       const platform = await deps.authz.get(user.id, 0n);
       if (platform.isSuperAdmin) throw appError(impersonationErrors.TARGET_SUPER_ADMIN);
       if (user.status !== 'Enabled' || !user.isActive) throw appError(impersonationErrors.TARGET_DISABLED);
-      const beyond = await codeBeyondCaller(deps, scope, user.id, target);
-      if (beyond) throw appError(impersonationErrors.TARGET_MORE_PRIVILEGED, { params: { permission: beyond } });
+      const beyond = await codeBeyondCallerAnywhere(deps, scope, user.id);
+      if (beyond) throw appError(impersonationErrors.TARGET_MORE_PRIVILEGED, { params: { permission: beyond.code } });
 
-      const lifetime = lifetimeMs();
       const { sessionId, token } = await deps.sessions.create({
         user: { userId: user.id, userName: user.userName, email: user.email, phone: user.phone, avatar: user.avatar, securityStamp: security.securityStamp, allowMultiLogin: true, maxLoginDevices: 0 },
         tenantId: target,
         method: 'impersonation',
         request: requestFacts(ctx, null),
         impersonatorUserId: auth.userId,
-        lifetimeMs: lifetime,
+        lifetimeMs: lifetimeMs(),
       });
-      const expiresAt = new Date(now.getTime() + lifetime);
+      // The session's end, which its one access token shares (exp, expiresIn, expiresAt).
+      const expiresAt = token.expiresAt.date;
       await writeAudit(db, deps.ids, {
         action: 'ImpersonationStarted', tenantId: target, userId: user.id, actorUserId: auth.userId, targetType: 'Session', targetId: String(sessionId),
         detail: { impersonatorSessionId: String(auth.sessionId), fromTenantId: String(auth.tenantId), reason: input.reason ?? undefined, expiresAt: expiresAt.toISOString() },
         ip: ctx.ip, traceId: ctx.traceId, at: now,
       });
       deps.logger.info('impersonation started', { impersonatorUserId: String(auth.userId), userId: String(user.id), tenantId: String(target), sessionId: String(sessionId) });
-      // The session, not the access token, bounds the impersonation: say so in the token's own terms.
-      const tokenEnd = Math.min(token.expiresAt.date.getTime(), expiresAt.getTime());
-      const bounded: LoginToken = { ...token, expiresIn: Math.max(0, Math.round((tokenEnd - token.issuedAt.date.getTime()) / 1000)), expiresAt: new PlainDateTime(new Date(tokenEnd)) };
-      return { token: bounded, sessionId: String(sessionId), userId: String(user.id), userName: user.userName, tenantId: String(target), impersonatorUserId: String(auth.userId), expiresAt };
+      return { token, sessionId: String(sessionId), userId: String(user.id), userName: user.userName, tenantId: String(target), impersonatorUserId: String(auth.userId), expiresAt };
     },
 
     /**

@@ -9,7 +9,7 @@ import type { PagedRequest } from '../../query/index.js';
 import type { RequestContext } from '../../rpc/context.js';
 import { defineEnum } from '../../rpc/wire.js';
 import type { AuthContext } from '../auth/session-gate.js';
-import { WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
+import { isPlatformCode, WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
 import { allows, type AuthorizationSnapshot } from '../authz/snapshot.js';
 import { adminErrors } from './errors.js';
 import { notDeleted } from '../../infra/db/predicates.js';
@@ -112,6 +112,17 @@ export async function resolvePermissions(db: Executor, refs: { ids?: readonly bi
 export function assertHolds(snapshot: AuthorizationSnapshot, codes: Iterable<string>): void {
   for (const code of codes) {
     if (!allows(snapshot, code)) throw appError(adminErrors.CANNOT_GRANT_UNHELD, { params: { permission: code } });
+  }
+}
+
+/**
+ * Platform codes stay with the platform: a role of a tenant (any context but 0) cannot be given
+ * one (422 naming the first), whoever asks. Checked before `assertHolds`, so the answer says why.
+ */
+export function assertGrantableIn(tenantId: bigint, codes: Iterable<string>): void {
+  if (tenantId === 0n) return;
+  for (const code of codes) {
+    if (isPlatformCode(code)) throw appError(adminErrors.PLATFORM_CODE_NOT_GRANTABLE, { params: { permission: code } });
   }
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { permissions } from '../../../../db/schema/index.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zIdOut } from '../../rpc/wire.js';
-import { permission } from '../authz/permission-catalogue.js';
+import { isPlatformCode, permission } from '../authz/permission-catalogue.js';
 import { idOut, snapshotOf } from './admin-scope.js';
 
 const permissionItem = z.object({
@@ -18,12 +18,12 @@ const permissionItem = z.object({
 /**
  * /api/PermissionQuery: the permission catalogue (`saas:<group>:<action>`), what roles and
  * edition whitelists are made of. The wildcard `*` is not part of it (only the seed grants it).
- * Inside a tenant whose edition has a whitelist, only the codes the edition allows are listed:
- * the others could not take effect there.
+ * Inside a tenant, platform codes are not listed, nor (when its edition has a whitelist) the codes
+ * the edition excludes: they could not take effect there.
  */
 export const permissionQueryRouter = router({
   GetPermissionsAsync: authedProcedure
-    .meta({ permission: permission('saas:permission:read'), summary: 'The permission catalogue (enabled codes; in a tenant, those its edition allows)' })
+    .meta({ permission: permission('saas:permission:read'), summary: 'The permission catalogue (enabled codes; in a tenant, those that can take effect there: no platform codes, only what its edition allows)' })
     .input(z.object({ groupCode: z.string().trim().max(64).optional() }).optional())
     .output(z.array(permissionItem))
     .query(async ({ ctx, input }) => {
@@ -34,8 +34,9 @@ export const permissionQueryRouter = router({
         .where(and(eq(permissions.isEnabled, true), ne(permissions.code, '*'), input?.groupCode ? eq(permissions.groupCode, input.groupCode) : undefined))
         .orderBy(asc(permissions.groupCode), asc(permissions.sort), asc(permissions.code));
       const whitelist = snapshot.editionWhitelist;
+      const inTenant = ctx.auth.tenantId !== 0n;
       return rows
-        .filter((p) => whitelist.length === 0 || whitelist.includes(p.code.toLowerCase()))
+        .filter((p) => !(inTenant && isPlatformCode(p.code)) && (whitelist.length === 0 || whitelist.includes(p.code.toLowerCase())))
         .map((p) => ({ basicId: idOut(p.id), permissionCode: p.code, permissionName: p.name, groupCode: p.groupCode, description: p.description, sort: p.sort }));
     }),
 });

@@ -8,7 +8,7 @@ import { auditChange } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
 import type { AuthorizationSnapshot } from '../authz/snapshot.js';
 import { adminErrors } from '../permission/errors.js';
-import { EnableStatus, assertHolds, idOut, invalidateGrants, nameIn, resolvePermissions, type CataloguePermission } from '../permission/admin-scope.js';
+import { EnableStatus, assertGrantableIn, assertHolds, idOut, invalidateGrants, nameIn, resolvePermissions, type CataloguePermission } from '../permission/admin-scope.js';
 import { roleErrors } from './errors.js';
 import { assertEditable, lockRoleGraph, requireRole, type Scope } from './service.js';
 import { notDeleted } from '../../infra/db/predicates.js';
@@ -94,6 +94,7 @@ export function createRoleGrantService(deps: Deps) {
 
     async grant(scope: Scope, snapshot: AuthorizationSnapshot, roleId: bigint, ref: PermissionRef) {
       const [p] = await resolvePermissions(db, ref.permissionId !== undefined ? { ids: [ref.permissionId] } : { codes: [ref.permissionCode ?? ''] });
+      assertGrantableIn(scope.tenantId, [p!.code]);
       assertHolds(snapshot, [p!.code]);
       await db.transaction(async (tx) => {
         const role = await requireRole(tx, scope.tenantId, roleId);
@@ -128,7 +129,10 @@ export function createRoleGrantService(deps: Deps) {
         assertEditable(role);
         const p = await findPermission(tx, ref);
         // Enabling hands the code out again.
-        if (status === 'Enabled') assertHolds(snapshot, [p.code]);
+        if (status === 'Enabled') {
+          assertGrantableIn(scope.tenantId, [p.code]);
+          assertHolds(snapshot, [p.code]);
+        }
         const updated = await tx
           .update(rolePermissions)
           .set({ status, modifiedTime: clock.now(), modifiedBy: scope.actorId })
@@ -144,6 +148,7 @@ export function createRoleGrantService(deps: Deps) {
     /** Makes the role's grants exactly the given set (all enabled); answers what changed. */
     async replace(scope: Scope, snapshot: AuthorizationSnapshot, roleId: bigint, refs: { ids?: bigint[]; codes?: string[] }) {
       const desired = await resolvePermissions(db, refs);
+      assertGrantableIn(scope.tenantId, desired.map((d) => d.code));
       const result = await db.transaction(async (tx) => {
         const role = await requireRole(tx, scope.tenantId, roleId);
         assertEditable(role);
@@ -183,7 +188,9 @@ export function createRoleGrantService(deps: Deps) {
         const above = await selfAndAncestors(tx, parentRoleId);
         if (above.includes(roleId)) throw appError(roleErrors.CYCLE, { params: { name: role.roleName, parentName: parent.roleName } });
         // Holders of the role would get every code of the parent and of the roles above it.
-        assertHolds(snapshot, await effectiveCodes(tx, above));
+        const inherited = await effectiveCodes(tx, above);
+        assertGrantableIn(scope.tenantId, inherited);
+        assertHolds(snapshot, inherited);
         await tx.insert(roleInheritances).values({ roleId, parentRoleId }).onConflictDoNothing();
         await audit(tx, scope, 'RoleParentAdded', role, { parentRoleId: String(parent.id), parentRoleCode: parent.roleCode });
       });

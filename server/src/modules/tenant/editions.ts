@@ -7,9 +7,10 @@ import { updateVersioned } from '../../infra/db/versioned.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
 import { actorOf, auditChange, codeChanges, fieldsOf, type Actor } from '../audit/change.js';
-import { permission } from '../authz/permission-catalogue.js';
+import { isPlatformCode, permission } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { EnableStatus, checkVersion, idOut, nameIn, requirePlatform, resolvePermissions } from '../permission/admin-scope.js';
+import { adminErrors } from '../permission/errors.js';
 import { tenantErrors } from './errors.js';
 import { createEditionInput, editionDetail, updateEditionInput, type CreateEditionInput, type UpdateEditionInput } from './schemas.js';
 import { notDeleted } from '../../infra/db/predicates.js';
@@ -31,10 +32,17 @@ function toDetail(e: Edition) {
   };
 }
 
-/** Whitelist codes must be catalogue codes (never `*`); stored lower-cased like the snapshot compares. */
+/**
+ * Whitelist codes must be catalogue codes (never `*`, never a platform code: a whitelist is what
+ * its tenants may use, and a tenant uses no platform code); stored lower-cased like the snapshot
+ * compares.
+ */
 async function whitelistOf(deps: Deps, codes: string[] | undefined): Promise<string[] | undefined> {
   if (codes === undefined) return undefined;
-  return (await resolvePermissions(deps.db, { codes })).map((p) => p.code.toLowerCase()).sort();
+  const found = await resolvePermissions(deps.db, { codes });
+  const platform = found.find((p) => isPlatformCode(p.code));
+  if (platform) throw appError(adminErrors.PLATFORM_CODE_NOT_GRANTABLE, { params: { permission: platform.code } });
+  return found.map((p) => p.code.toLowerCase()).sort();
 }
 
 /**

@@ -105,23 +105,13 @@ export async function findVisibleUser(db: Executor, scope: CallerScope, id: bigi
 }
 
 /**
- * A permission code the user holds in `tenantId` that the caller lacks, if any (none for the
- * super-administrator). Acting as someone (impersonation) or taking their account over (setting
- * their password, removing their second factor) must not be a way round the caller's own rights.
- */
-export async function codeBeyondCaller(deps: Pick<AppDeps, 'authz'>, scope: CallerScope, userId: bigint, tenantId = scope.tenantId): Promise<string | undefined> {
-  if (scope.isSuperAdmin) return undefined;
-  const theirs = await deps.authz.get(userId, tenantId);
-  return theirs.permissions.find((code) => allows(theirs, code) && !scope.can(code));
-}
-
-/**
- * For handing an account over (setting its password, removing its second factor): a code the
- * user holds in any context it belongs to (its home, every tenant it is a member of, whatever
- * the membership's state, which can change later) that the caller does not hold in that same
- * context. An account is one login everywhere: whoever takes it over acts in all of them, so an
- * administrator of tenant A must not take over a member who administers tenant B (or the
- * platform) where A's administrator holds nothing.
+ * For handing an account over (setting its password, removing its second factor) or acting as it
+ * (impersonation), none for the super-administrator: a code the user holds in any context it
+ * belongs to (its home, every tenant it is a member of, whatever the membership's state, which
+ * can change later) that the caller does not hold in that same context. An account is one login
+ * everywhere: whoever takes it over acts in all of them, so an administrator of tenant A must not
+ * take over a member who administers tenant B (or the platform) where A's administrator holds
+ * nothing.
  */
 export async function codeBeyondCallerAnywhere(deps: Pick<AppDeps, 'authz' | 'db'>, scope: CallerScope, userId: bigint): Promise<{ code: string; tenantId: bigint } | undefined> {
   if (scope.isSuperAdmin) return undefined;
