@@ -11,6 +11,8 @@ import { CHARACTER_NOT_IN_REPERTOIRE, DEADLOCK_DETECTED, postgresErrorCode, SERI
 export interface ErrorContext {
   culture: Culture;
   traceId: string;
+  /** The zone date-times in an error's detail are written in (the request's; UTC when absent). */
+  timeZone?: string;
   deps: { clock: { now(): Date } };
 }
 
@@ -48,6 +50,7 @@ export function appErrorResponse(error: AppError, ctx: ErrorContext): ErrorRespo
       structured ? error.detail : text,
       ctx.traceId,
       ctx.deps.clock.now(),
+      ctx.timeZone,
     ),
     unexpected: def.status >= 500 && def !== commonErrors.MAINTENANCE && def !== commonErrors.NOT_READY,
   };
