@@ -19,7 +19,10 @@ export interface AuthEvents {
   AuthLogout: { userId: bigint; userName: string; tenantId: bigint; sessionId: bigint; request: RequestFacts };
   TokenRefreshed: { userId: bigint; userName: string; tenantId: bigint; sessionId: bigint; request: RequestFacts };
   TenantSwitched: { userId: bigint; userName: string; fromTenantId: bigint; toTenantId: bigint; sessionId: bigint; request: RequestFacts };
-  /** Sessions ended by someone other than their own logout: online connections are told. */
+  /**
+   * Sessions ended (a logout, a revocation, a policy): the connections of those sessions are told
+   * (ForceLogout) and closed; null: every session of the user (a deletion).
+   */
   SessionsRevoked: { userId: bigint; sessionIds: bigint[] | null; reason: string };
   PasswordChanged: { userId: bigint; userName: string; tenantId: bigint; request: RequestFacts };
 }
