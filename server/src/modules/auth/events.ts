@@ -12,8 +12,11 @@ export interface RequestFacts {
 export interface AuthEvents {
   /** A successful login (any method). */
   AuthLoginSucceeded: { userId: bigint; userName: string; tenantId: bigint; sessionId: bigint; method: string; request: RequestFacts };
-  /** Any failed login or authentication attempt, including a failed second factor. */
-  AuthLoginFailed: { userId: bigint | null; userName: string; tenantId: bigint; method: string; result: LoginResultName; message: string; request: RequestFacts };
+  /**
+   * Any failed login or authentication attempt, including a failed second factor. `recorded`:
+   * its login-log row is already written (by the statement that counted the failure).
+   */
+  AuthLoginFailed: { userId: bigint | null; userName: string; tenantId: bigint; method: string; result: LoginResultName; message: string; request: RequestFacts; recorded?: boolean };
   /** A second factor is now required (first stage of a login). */
   AuthTwoFactorRequired: { userId: bigint; userName: string; tenantId: bigint; method: string; request: RequestFacts };
   AuthLogout: { userId: bigint; userName: string; tenantId: bigint; sessionId: bigint; request: RequestFacts };
