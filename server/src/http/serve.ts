@@ -33,8 +33,9 @@ const MAX_HEADER_LINES = Math.floor(MAX_REQUEST_HEAD_BYTES / 4) + 1;
 /**
  * The size of a request's line and header lines as clients write them (`METHOD url HTTP/x.y`,
  * `Name: value`, each ending in CRLF, and the empty line). Node's own limit (`maxHeaderSize`)
- * counts only the URL, the names and the values: the separators of 2,500 small headers, a
- * third of their bytes, went uncounted, and past 2,000 headers Node drops the rest silently.
+ * counts only the URL, the names and the values, so the separators of many small headers (a
+ * third of the bytes of 2,500 of them) pass uncounted, and past 2,000 headers Node drops the
+ * rest silently.
  * Whitespace around a value, which Node discards before anyone sees it, is not counted.
  */
 export function requestHeadBytes(request: Pick<IncomingMessage, 'method' | 'url' | 'httpVersion' | 'rawHeaders'>): number {

@@ -10,9 +10,9 @@ export const NO_ACCOUNT = -1n;
  * A failed login attempt's database work in one statement: the account's failure count (and
  * lockout at the threshold) and the attempt's login-log row. A name that names no account runs
  * the very same statement with NO_ACCOUNT, so the count's index probe finds nothing and only
- * the row is written: the same round trip, the same plan and one commit with its WAL flush on
- * both paths. Two statements (the count, then the row) made a known account's wrong password
- * answer about 2 ms later than an unknown name's, which told the accounts apart by timing.
+ * the row is written: the same round trip, the same plan and one commit on both paths. Were the
+ * count a statement of its own, a known account's wrong password would cost a round trip and a
+ * commit more than an unknown name, and the answer time would tell which accounts exist.
  *
  * The count: a lockout that has run out starts the count again at 1; at the threshold the
  * account locks until $5; while a lockout runs nothing changes (failures then neither shorten a

@@ -49,10 +49,10 @@ export function hubToken(url: URL, authorization: string | null | undefined): st
  * then the SignalR JSON protocol. It has no client methods; when sessions end, the server pushes
  * ForceLogout `{reason, targetSessionIds}` to the connections of those sessions only, on every
  * node, and then closes them (null: every session of the user, as a deletion ends them all).
- * The user's other sessions hear nothing: the original pushed to every connection of the user
- * and its front end logged out every browser still signed in (a logout on one device signed
- * out all of them). Unlike the original, connecting checks the session too (a revoked session
- * cannot connect).
+ * The user's other sessions hear nothing: the original front end logs out on any ForceLogout
+ * it receives, so a push to every connection of the user would sign out every browser still
+ * signed in. Unlike the original, connecting checks the session too (a revoked session cannot
+ * connect).
  */
 export function createNotificationHub(deps: AppDeps) {
   const { logger, store } = deps;
