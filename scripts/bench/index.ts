@@ -6,6 +6,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   userinfo: () => import('./auth.js').then((m) => m.userinfo()),
   refresh: () => import('./auth.js').then((m) => m.refresh()),
   signed: () => import('./signed.js').then((m) => m.run()),
+  enumeration: () => import('./enumeration.js').then((m) => m.run()),
 };
 
 const name = process.argv[2];

@@ -2,7 +2,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { frameResponse, leanLoad, serializeRequests } from './lean-load.js';
+import { frameResponse, leanConnection, leanLoad, serializeRequests } from './lean-load.js';
 
 describe('frameResponse', () => {
   const head = (extra: string) => Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${extra}\r\n`);
@@ -65,5 +65,19 @@ describe('leanLoad', () => {
     // Every fifth body is refused: a fifth of the answers, give or take the requests in flight.
     expect(Math.abs(result.non2xx - result.total / 5)).toBeLessThanOrEqual(2);
     expect(new Set(seen)).toEqual(new Set(['1', '2', '3', '4', '5']));
+  });
+
+  it('times single requests on one keep-alive connection, one at a time', async () => {
+    const url = `http://127.0.0.1:${port}/echo`;
+    const [accepted, refused] = serializeRequests({ url, method: 'POST', headers: { 'content-type': 'application/json' }, bodies: ['{"n":7}', '{"n":10}'] });
+    const connection = await leanConnection(url);
+    try {
+      const answers = [await connection.send(accepted!), await connection.send(refused!), await connection.send(accepted!)];
+      expect(answers.map((a) => a.status)).toEqual([200, 400, 200]);
+      for (const answer of answers) expect(answer.ms).toBeGreaterThan(0);
+      await expect(Promise.all([connection.send(accepted!), connection.send(accepted!)])).rejects.toThrow(/one request at a time/);
+    } finally {
+      connection.close();
+    }
   });
 });

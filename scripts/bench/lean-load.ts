@@ -140,3 +140,50 @@ export async function leanLoad(label: string, options: LeanLoadOptions): Promise
     errors,
   };
 }
+
+/**
+ * One keep-alive connection sending one serialized request at a time, for benchmarks that time
+ * single requests (enumeration: a request's latency, not a rate). Resolves each request with its
+ * status and the milliseconds from writing it to its whole response.
+ */
+export async function leanConnection(target: string): Promise<{ send(request: Buffer): Promise<{ status: number; ms: number }>; close(): void }> {
+  const url = new URL(target);
+  const socket = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let buffered: Buffer = Buffer.alloc(0);
+  let pending: { sentAt: number; resolve(r: { status: number; ms: number }): void; reject(e: Error): void } | undefined;
+  const fail = (error: Error) => {
+    pending?.reject(error);
+    pending = undefined;
+  };
+  socket.on('data', (chunk: Buffer) => {
+    buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+    let framed;
+    try {
+      framed = frameResponse(buffered);
+    } catch (error) {
+      return fail(error as Error);
+    }
+    if (!framed || !pending) return;
+    const ms = performance.now() - pending.sentAt;
+    buffered = buffered.subarray(framed.length);
+    const { resolve } = pending;
+    pending = undefined;
+    if (framed.close) fail(new Error('the server closed the connection'));
+    resolve({ status: framed.status, ms });
+  });
+  socket.on('error', fail);
+  socket.on('close', () => fail(new Error('connection closed')));
+  return {
+    send: (request) =>
+      new Promise((resolve, reject) => {
+        if (pending) return reject(new Error('one request at a time'));
+        pending = { sentAt: performance.now(), resolve, reject };
+        socket.write(request);
+      }),
+    close: () => socket.destroy(),
+  };
+}

@@ -17,6 +17,8 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 export interface ErrorContext {
   culture: Culture;
   traceId: string;
+  /** The zone date-times in an error's detail are written in (the request's; UTC when absent). */
+  timeZone?: string;
   deps: { clock: { now(): Date } };
 }
 
@@ -54,6 +56,7 @@ export function appErrorResponse(error: AppError, ctx: ErrorContext): ErrorRespo
       structured ? error.detail : text,
       ctx.traceId,
       ctx.deps.clock.now(),
+      ctx.timeZone,
     ),
     unexpected: def.status >= 500 && def !== commonErrors.MAINTENANCE && def !== commonErrors.NOT_READY,
   };

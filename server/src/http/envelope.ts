@@ -1,4 +1,5 @@
 import { utcTimestamp } from './datetime.js';
+import { toWire } from './serialize.js';
 
 /** The response envelope of SPEC "Response envelope", in its key order. */
 export interface Envelope<T = unknown> {
@@ -12,10 +13,16 @@ export interface Envelope<T = unknown> {
 
 export const isSuccessCode = (code: number): boolean => code >= 200 && code < 300;
 
-/** `data` must already be wire data (see toWire); null and undefined are left out. */
-export function buildEnvelope<T>(code: number, message: string, data: T | undefined, traceId: string | undefined, now: Date): Envelope<T> {
-  const envelope: Envelope<T> = { code, message } as Envelope<T>;
-  if (data !== undefined && data !== null) envelope.data = data;
+/**
+ * The envelope around `data`, which goes through the shared serializer here (SPEC: nulls are
+ * omitted, at any depth): error details are built by every module, and a detail written as it
+ * came (a lock detail with `avatarUrl: null`) would break the convention. Date-times in `data`
+ * are written in `timeZone` (the request's zone).
+ */
+export function buildEnvelope(code: number, message: string, data: unknown, traceId: string | undefined, now: Date, timeZone = 'UTC'): Envelope {
+  const envelope = { code, message } as Envelope;
+  const wire = toWire(data, { timeZone });
+  if (wire !== undefined) envelope.data = wire;
   if (traceId) envelope.traceId = traceId;
   envelope.timestamp = utcTimestamp(now);
   envelope.isSuccess = isSuccessCode(code);

@@ -41,7 +41,7 @@ function isTrpcPath(path: string): boolean {
  */
 export function respondError(c: Context<HonoEnv>, deps: HostDeps, error: unknown, extraHeaders?: Record<string, string>): Response {
   const info = c.get('info');
-  const result = errorToEnvelope(error, { culture: info.culture, traceId: info.traceId, deps });
+  const result = errorToEnvelope(error, { culture: info.culture, traceId: info.traceId, timeZone: info.timeZone, deps });
   if (result.unexpected) {
     deps.logger.error('request failed', { traceId: info.traceId, method: c.req.method, path: c.req.path, error });
   }

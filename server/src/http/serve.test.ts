@@ -4,7 +4,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load.js';
 import { ManualClock } from '../infra/clock.js';
-import { serveApp } from './serve.js';
+import { MAX_REQUEST_HEAD_BYTES, requestHeadBytes, serveApp } from './serve.js';
 
 /** Sends raw bytes and returns everything the server wrote before closing. */
 function raw(port: number, bytes: string): Promise<string> {
@@ -33,8 +33,10 @@ describe('serveApp', () => {
     const app = new Hono();
     app.get('/ok', (c) => c.json({ ok: true }));
     const config = loadConfig({}, { Localization: { DefaultCulture: 'en-US' } });
+    // An upgrade that gets through answers 418, so a test sees whether it was reached.
+    const upgrade = (_request: unknown, socket: import('node:stream').Duplex) => void socket.end('HTTP/1.1 418 Reached\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
     server = await new Promise<ServerType>((resolve) => {
-      const s = serveApp({ fetch: app.fetch, config, clock, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+      const s = serveApp({ fetch: app.fetch, config, clock, port: 0, hostname: '127.0.0.1', upgrade }, () => resolve(s));
     });
     port = (server.address() as AddressInfo).port;
   });
@@ -69,5 +71,62 @@ describe('serveApp', () => {
     const answer = parse(await raw(port, 'GET /ok HTTP/1.1\r\nHost: x\r\nBad\u0001Header: y\r\n\r\n'));
     expect(answer.status).toBe(400);
     expect(answer.envelope).toMatchObject({ code: 400, isSuccess: false });
+  });
+
+  describe('request line and headers over 16 KiB however they are split (2,500 small headers, 21 KiB, were served)', () => {
+    /** A GET of /ok with these header lines, closing the connection after the answer. */
+    const request = (lines: string[], method = 'GET') => `${method} /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${lines.map((l) => `${l}\r\n`).join('')}\r\n`;
+    /** What Node's own limit counts of a request: the URL, the header names and the values. */
+    const nodeCounted = (lines: string[]) => '/ok'.length + 'Hostx'.length + 'Connectionclose'.length + lines.reduce((n, l) => n + l.replace(': ', '').length, 0);
+    const smallHeaders = (count: number) => Array.from({ length: count }, (_, i) => `h${i}: v`);
+
+    it('answers many small headers with the 431 envelope', async () => {
+      const lines = smallHeaders(2500);
+      const bytes = request(lines);
+      expect(bytes.length).toBeGreaterThan(21 * 1024);
+      // Node alone counted too few of these bytes to refuse them.
+      expect(nodeCounted(lines)).toBeLessThan(MAX_REQUEST_HEAD_BYTES);
+      const answer = parse(await raw(port, bytes));
+      expect(answer.status).toBe(431);
+      expect(answer.headers.connection).toBe('close');
+      expect(answer.envelope).toMatchObject({ code: 431, message: 'Request Header Fields Too Large', isSuccess: false });
+      expect(answer.headers['x-trace-id']).toBe(answer.envelope.traceId);
+    });
+
+    it('answers more empty headers than can fit with 431 (Node keeps only so many)', async () => {
+      const lines = Array.from({ length: 4200 }, () => 'a:');
+      expect(request(lines).length).toBeGreaterThan(MAX_REQUEST_HEAD_BYTES);
+      expect(parse(await raw(port, request(lines))).status).toBe(431);
+    });
+
+    it('answers one big header with the 431 envelope', async () => {
+      const answer = parse(await raw(port, request([`x-big: ${'b'.repeat(17 * 1024)}`])));
+      expect(answer.status).toBe(431);
+      expect(answer.envelope).toMatchObject({ code: 431, isSuccess: false });
+    });
+
+    it('serves a request just under the limit, many small headers or one big one', async () => {
+      for (const lines of [smallHeaders(1700), [`x-big: ${'b'.repeat(16_000)}`]]) {
+        const bytes = request(lines);
+        expect(bytes.length).toBeLessThanOrEqual(MAX_REQUEST_HEAD_BYTES);
+        expect(bytes.length).toBeGreaterThan(MAX_REQUEST_HEAD_BYTES - 500);
+        const answer = await raw(port, bytes);
+        expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+      }
+    });
+
+    it('counts the bytes as sent', () => {
+      const lines = smallHeaders(30);
+      const rawHeaders = ['Host', 'x', 'Connection', 'close', ...lines.flatMap((l) => l.split(': '))];
+      expect(requestHeadBytes({ method: 'GET', url: '/ok', httpVersion: '1.1', rawHeaders })).toBe(request(lines).length);
+    });
+
+    it('refuses a hub upgrade the same way', async () => {
+      const upgrade = (lines: string[]) => `GET /hubs/notification HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${lines.map((l) => `${l}\r\n`).join('')}\r\n`;
+      expect((await raw(port, upgrade([]))).split('\r\n')[0]).toBe('HTTP/1.1 418 Reached');
+      const answer = parse(await raw(port, upgrade(smallHeaders(2500))));
+      expect(answer.status).toBe(431);
+      expect(answer.envelope).toMatchObject({ code: 431, isSuccess: false });
+    });
   });
 });

@@ -187,8 +187,7 @@ export function createCodeLogin(deps: AppDeps) {
       return { requiresTwoFactor: true, availableTwoFactorMethods: methods, twoFactorMethod: method, codeSent: method !== 'totp', twoFactorTicket: input.twoFactorTicket };
     }
     if (!(await deps.login.twoFactor.verify(tfa, method, input.twoFactorCode))) {
-      await deps.login.recordFailure(account.user.id);
-      await failed(account, data.loginName, data.method, 'TwoFactorFailed', `Second factor (${method}) refused`, facts);
+      await deps.login.countFailure(account, { loginName: data.loginName, method: data.method, result: 'TwoFactorFailed', message: `Second factor (${method}) refused`, facts });
       throw appError(authErrors.TWO_FACTOR_CODE_INVALID);
     }
     // Consumed with the tokens: of two stages racing with one ticket, one gets it.

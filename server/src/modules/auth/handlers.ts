@@ -12,8 +12,10 @@ export function registerAuthHandlers(deps: AppDeps): void {
   const { db, ids, clock, events } = deps;
   const at = () => clock.now();
 
-  // AuthLoginSucceeded: its login-log row is written with the session (session-service.ts).
+  // AuthLoginSucceeded: its login-log row is written with the session (session-service.ts); a
+  // counted failure's, with its count (failed-login.ts).
   events.on('AuthLoginFailed', async (e) => {
+    if (e.recorded) return;
     await writeLoginLog(db, ids, { userId: e.userId, userName: e.userName, tenantId: e.tenantId, method: e.method, result: e.result, message: e.message, request: e.request, at: at() });
   });
   events.on('AuthTwoFactorRequired', async (e) => {

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
@@ -15,6 +15,7 @@ import type { LoginToken } from './tokens.js';
 import type { Culture } from '../../config/schema.js';
 import { availableMethods, createTwoFactor, normalizeLoginName, type TwoFactorAccount, type TwoFactorMethodName } from './two-factor.js';
 import { findAccount, type LoginAccount } from './account-lookup.js';
+import { recordFailedLogin } from './failed-login.js';
 
 export function requestFacts(ctx: RequestContext, deviceId?: string | null): RequestFacts {
   return { ip: ctx.ip, userAgent: ctx.userAgent, traceId: ctx.traceId, deviceFingerprint: deviceId ?? null };
@@ -39,31 +40,22 @@ export function createLoginService(deps: AppDeps) {
   const auth = config.Saas.Auth;
   const twoFactor = createTwoFactor(deps);
 
-  /**
-   * Counts a failure atomically (exact under concurrency) and locks the account at the
-   * threshold. A lockout that has run out starts the count again. While a lockout runs nothing
-   * changes: failures then neither shorten a longer lock an administrator set nor turn it into
-   * one a password reset would lift (a reset lifts only locks whose count reached the threshold).
-   */
-  async function recordFailure(userId: bigint): Promise<void> {
-    const now = clock.now();
-    // Instants go in as ISO text with a cast: inside raw SQL no column tells the driver their type.
-    const nowText = now.toISOString();
-    const lockUntil = new Date(now.getTime() + auth.LockoutMinutes * 60_000).toISOString();
-    const expired = sql`(${userSecurity.lockoutEndTime} is not null and ${userSecurity.lockoutEndTime} <= ${nowText}::timestamptz)`;
-    const next = sql`case when ${expired} then 1 else ${userSecurity.failedLoginAttempts} + 1 end`;
-    await db
-      .update(userSecurity)
-      .set({
-        failedLoginAttempts: next,
-        lastFailedLoginTime: now,
-        lockoutEndTime: sql`case when ${next} >= ${auth.LockoutThreshold} then ${lockUntil}::timestamptz when ${expired} then null else ${userSecurity.lockoutEndTime} end`,
-      })
-      .where(and(eq(userSecurity.userId, userId), sql`(${userSecurity.lockoutEndTime} is null or ${userSecurity.lockoutEndTime} <= ${nowText}::timestamptz)`));
-  }
-
   async function fail(result: LoginResultName, message: string, facts: RequestFacts, loginName: string, account?: LoginAccount): Promise<void> {
     await events.publish('AuthLoginFailed', { userId: account?.user.id ?? null, userName: loginName, tenantId: account?.user.tenantId ?? 0n, method: 'password', result, message, request: facts });
+  }
+
+  /**
+   * A failure that counts toward the lockout (a wrong password, a wrong second-factor code):
+   * counted atomically and written to the login log in one statement (failed-login.ts). A name
+   * that names no account runs the same statement, counted against no account, so that both
+   * answer in the same time.
+   */
+  async function countFailure(account: LoginAccount, attempt: { loginName: string; method: string; result: LoginResultName; message: string; facts: RequestFacts }): Promise<void> {
+    const userId = account?.user.id ?? null;
+    const tenantId = account?.user.tenantId ?? 0n;
+    const { loginName, method, result, message, facts } = attempt;
+    await recordFailedLogin(deps.database, deps.ids, { threshold: auth.LockoutThreshold, minutes: auth.LockoutMinutes }, { userId, tenantId, userName: loginName, method, result, message, request: facts, at: clock.now() });
+    await events.publish('AuthLoginFailed', { userId, userName: loginName, tenantId, method, result, message, request: facts, recorded: true });
   }
 
   /** SPEC: fixed windows of a minute per (account + address) and per address alone. */
@@ -116,8 +108,7 @@ export function createLoginService(deps: AppDeps) {
     }
     if (!(await twoFactor.verify(tfa, method, input.twoFactorCode))) {
       // Wrong codes count toward the lockout: a 6-digit code must not be guessable.
-      await recordFailure(account.user.id);
-      await fail('TwoFactorFailed', `Second factor (${method}) refused`, facts, loginName, account);
+      await countFailure(account, { loginName, method: 'password', result: 'TwoFactorFailed', message: `Second factor (${method}) refused`, facts });
       throw appError(authErrors.TWO_FACTOR_CODE_INVALID);
     }
     return undefined;
@@ -164,7 +155,7 @@ export function createLoginService(deps: AppDeps) {
 
   return {
     twoFactor,
-    recordFailure,
+    countFailure,
     startSession,
 
     /** POST /api/Auth/Login: the whole flow of SPEC "Login flow". */
@@ -193,11 +184,12 @@ export function createLoginService(deps: AppDeps) {
       }
 
       const account = await findAccount(deps, loginName);
-      // Unknown accounts cost the same time as wrong passwords (a dummy verification).
+      // An unknown name does the work of a wrong password, so that the answer time does not tell
+      // whether an account exists: the same lookup, an argon2 verification (against a dummy hash),
+      // and the same failure statement (counted against no account, its login-log row written).
       const check = account ? await verifyPassword(account.security.passwordHash, input.password) : { ok: await verifyAgainstDummy(input.password), needsRehash: false };
       if (!account || !check.ok) {
-        if (account) await recordFailure(account.user.id);
-        await fail('InvalidCredentials', 'Wrong user name or password', facts, loginName, account);
+        await countFailure(account, { loginName, method: 'password', result: 'InvalidCredentials', message: 'Wrong user name or password', facts });
         throw appError(authErrors.INVALID_CREDENTIALS);
       }
       const { user, security } = account;

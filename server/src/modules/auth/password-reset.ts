@@ -8,7 +8,7 @@ import type { RequestContext } from '../../rpc/context.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { auditRow } from '../audit/write.js';
 import { notifySecurity } from '../notifications/notify.js';
-import { throwIfThrottled } from './code-login.js';
+import { claimSilentWindow, throwIfThrottled } from './send-limits.js';
 import { findAccount, findAccountById } from './account-lookup.js';
 import { authErrors } from './errors.js';
 import { writeLoginLog } from './login-log.js';
@@ -21,9 +21,10 @@ import { sendTimingOf, type SendKind } from './send-timing.js';
 /**
  * Password recovery (SPEC "Password recovery"). PasswordResetRequest always answers the same
  * accepted result in about the same time (send-timing.ts), whether or not the address belongs to
- * an account; for an enabled account it mails a link to `Saas__Auth__PasswordResetUrl` carrying
- * a random token. Only the token's SHA-256 is stored, linked to the user and the security stamp
- * of that moment, for 30 minutes.
+ * an account, and however often it is asked; for an enabled account it mails a link to
+ * `Saas__Auth__PasswordResetUrl` carrying a random token, at most one a minute per address.
+ * Only the token's SHA-256 is stored, linked to the user and the security stamp of that moment,
+ * for 30 minutes.
  *
  * ConsumePasswordResetToken checks the new password (8 to 128 characters and the policy) before
  * it spends the token, so a refused password does not cost the link; then the token is taken
@@ -34,6 +35,8 @@ import { sendTimingOf, type SendKind } from './send-timing.js';
  */
 
 const RESET_TTL_MS = 30 * 60_000;
+/** One mail per address in this window, whoever asks: later requests are answered, not mailed. */
+const RESET_WINDOW_MS = 60_000;
 const RESET_SEND: SendKind = { kind: 'password-reset', channel: 'email' };
 const resetKey = (token: string) => `pwd-reset:${createHash('sha256').update(token).digest('hex')}`;
 
@@ -50,16 +53,36 @@ export function createPasswordReset(deps: AppDeps) {
   return {
     async request(email: string, ctx: RequestContext): Promise<{ accepted: true }> {
       if (!auth.PasswordResetEnabled) throw appError(selfServiceErrors.PASSWORD_RESET_DISABLED);
-      throwIfThrottled([await hitRateLimit(store, `pwd-reset:${email}:${ctx.ip}`, 1, 60_000)]);
+      // Both limits are silent: SPEC has this endpoint always answer accepted, and a 429 that only
+      // a repeated address draws tells a caller about that address's recent requests. The window
+      // is per address alone, not per address and client address: what it protects is the
+      // mailbox, and with nothing to tell the caller there is no reason to let a second client
+      // address mail it again. The per-client-address cap (ThrottlePerIp a minute) bounds how many
+      // mailboxes one client can have mailed; it is silent too, which costs a real user nothing
+      // (no person asks for that many resets a minute from one address) and keeps the answer
+      // the same for everyone. Above either, nothing is looked up or sent, and the answer takes
+      // as long as a mail would, for known and unknown addresses alike.
+      const perClient = await hitRateLimit(store, `pwd-reset:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000);
+      const release = perClient.allowed ? await claimSilentWindow(store, `pwd-reset:${email}`, RESET_WINDOW_MS) : undefined;
+      if (!release) {
+        await timing.imitate(RESET_SEND);
+        return { accepted: true };
+      }
       const account = await findAccount(deps, email);
       if (account && account.user.status === 'Enabled' && account.user.email) {
         const to = account.user.email;
-        await timing.timed(RESET_SEND, async () => {
-          const token = randomBytes(32).toString('base64url');
-          const data: ResetData = { userId: String(account.user.id), stamp: account.security.securityStamp };
-          await store.set(resetKey(token), JSON.stringify(data), RESET_TTL_MS);
-          await sendOrUndo(deps, resetMessage(to, linkWithToken(auth.PasswordResetUrl, token), ctx.culture), () => store.delete(resetKey(token)));
-        });
+        try {
+          await timing.timed(RESET_SEND, async () => {
+            const token = randomBytes(32).toString('base64url');
+            const data: ResetData = { userId: String(account.user.id), stamp: account.security.securityStamp };
+            await store.set(resetKey(token), JSON.stringify(data), RESET_TTL_MS);
+            await sendOrUndo(deps, resetMessage(to, linkWithToken(auth.PasswordResetUrl, token), ctx.culture), () => store.delete(resetKey(token)));
+          });
+        } catch (error) {
+          // Nothing usable was sent (the link was deleted): the next request may try again.
+          await release();
+          throw error;
+        }
       } else {
         // Nothing is mailed, but the answer takes as long as a mail would: timing must not tell.
         await timing.imitate(RESET_SEND);

@@ -24,3 +24,18 @@ export async function checkSendLimits(store: AppDeps['store'], purpose: 'login-c
   const number = target.replace(/[\s\-().]/g, '');
   throwIfThrottled(await Promise.all([hitRateLimit(store, `login-code:phone-day:${number}`, 10, 86_400_000), hitRateLimit(store, `login-code:phone-day-ip:${ip}`, 50, 86_400_000)]));
 }
+
+/**
+ * A silent window for the endpoints that always answer the same (PasswordResetRequest): the
+ * first request for a key in `windowMs` claims it atomically (of parallel requests one wins) and
+ * may send; the others send nothing and are not told. Resolves to a release for the claimant,
+ * which calls it when its send failed (a failed send leaves nothing usable, so the next request
+ * may send again); undefined while the window is held.
+ */
+export async function claimSilentWindow(store: AppDeps['store'], key: string, windowMs: number): Promise<(() => Promise<void>) | undefined> {
+  const name = `send-window:${key}`;
+  if (!(await store.putIfAbsent(name, '1', windowMs))) return undefined;
+  return async () => {
+    await store.delete(name);
+  };
+}

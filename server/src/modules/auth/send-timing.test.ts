@@ -148,12 +148,16 @@ describe('answer times over HTTP with a slow transport', () => {
     await sms.close();
   });
 
-  /** Each endpoint with a known recipient and, for the same answer, addresses that get nothing. */
-  const endpoints: Array<{ route: string; field: 'email' | 'phone'; setUp(): Promise<{ known: string; nothing: string[] }> }> = [
+  /**
+   * Each endpoint with three requests for known recipients and, for the same answer, addresses
+   * that get nothing. PasswordResetRequest mails an address once a minute, whoever asks: its
+   * three are three accounts, and a fourth request repeats one of them (answered, not mailed).
+   */
+  const endpoints: Array<{ route: string; field: 'email' | 'phone'; setUp(): Promise<{ known: string[]; nothing: string[] }> }> = [
     {
       route: '/api/Auth/EmailLoginCode',
       field: 'email',
-      setUp: async () => ({ known: (await createTestUser(deps())).email!, nothing: ['nobody-a@example.test', (await createTestUser(deps(), { status: 'Disabled' })).email!, 'nobody-b@example.test'] }),
+      setUp: async () => ({ known: Array(3).fill((await createTestUser(deps())).email!), nothing: ['nobody-a@example.test', (await createTestUser(deps(), { status: 'Disabled' })).email!, 'nobody-b@example.test'] }),
     },
     {
       route: '/api/Auth/PhoneLoginCode',
@@ -161,18 +165,21 @@ describe('answer times over HTTP with a slow transport', () => {
       setUp: async () => {
         await createTestUser(deps(), { phone: '+15550710', phoneVerified: true });
         await createTestUser(deps(), { phone: '+15550711', phoneVerified: false });
-        return { known: '+15550710', nothing: ['+15550719', '+15550711', '+15550718'] };
+        return { known: Array(3).fill('+15550710'), nothing: ['+15550719', '+15550711', '+15550718'] };
       },
     },
     {
       route: '/api/Auth/PasswordResetRequest',
       field: 'email',
-      setUp: async () => ({ known: (await createTestUser(deps())).email!, nothing: ['nobody-c@example.test', (await createTestUser(deps(), { status: 'Disabled' })).email!, 'nobody-d@example.test'] }),
+      setUp: async () => {
+        const known = [(await createTestUser(deps())).email!, (await createTestUser(deps())).email!, (await createTestUser(deps())).email!];
+        return { known, nothing: ['nobody-c@example.test', (await createTestUser(deps(), { status: 'Disabled' })).email!, known[0]!, 'nobody-d@example.test'] };
+      },
     },
     {
       route: '/api/Auth/ResendEmailVerification',
       field: 'email',
-      setUp: async () => ({ known: (await createTestUser(deps(), { isActive: false, emailVerified: false })).email!, nothing: ['nobody-e@example.test', (await createTestUser(deps())).email!, 'nobody-f@example.test'] }),
+      setUp: async () => ({ known: Array(3).fill((await createTestUser(deps(), { isActive: false, emailVerified: false })).email!), nothing: ['nobody-e@example.test', (await createTestUser(deps())).email!, 'nobody-f@example.test'] }),
     },
   ];
 
@@ -186,13 +193,14 @@ describe('answer times over HTTP with a slow transport', () => {
       };
       // Known first: these sends fill the window the unknown answers draw from.
       const knownAnswers = [];
-      for (let i = 0; i < 3; i++) knownAnswers.push(await timedPost(known));
+      for (const address of known) knownAnswers.push(await timedPost(address));
+      const received = field === 'email' ? smtp.mails : sms.texts;
+      const sentBefore = [...received];
       const otherAnswers = [];
       for (const address of nothing) otherAnswers.push(await timedPost(address));
 
-      const received = field === 'email' ? smtp.mails : sms.texts;
-      expect(received.filter((to) => to === known)).toHaveLength(3);
-      for (const address of nothing) expect(received.filter((to) => to === address), address).toEqual([]);
+      for (const address of new Set(known)) expect(sentBefore.filter((to) => to === address)).toHaveLength(known.filter((k) => k === address).length);
+      expect(received).toEqual(sentBefore);
       for (const answer of [...knownAnswers, ...otherAnswers]) expect({ status: answer.status, data: answer.data }).toEqual({ status: 200, data: knownAnswers[0]!.data });
 
       const knownMedian = median(knownAnswers.map((a) => a.ms));

@@ -110,7 +110,7 @@ export function createSessionService(deps: SessionDeps) {
     }
   }
 
-  /** After a revocation has committed: every node drops the sessions, connected clients are told (ForceLogout). */
+  /** After a revocation has committed: every node drops the sessions, and their connected clients (only theirs) are told (ForceLogout). */
   async function announceRevoked(userId: bigint, sessionIds: bigint[], reason: string, notify = true): Promise<void> {
     if (sessionIds.length === 0) return;
     await Promise.all(sessionIds.map((id) => deps.sessionState.invalidateSession(id)));

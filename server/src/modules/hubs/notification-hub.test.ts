@@ -4,7 +4,7 @@ import { WebSocket } from 'ws';
 import type { TestServer } from '../../testing/harness.js';
 import { startTwoNodes, type TwoNodes } from '../../testing/two-nodes.js';
 import { MAX_CONNECTIONS_PER_USER } from './notification-hub.js';
-import { claimsOf, createTestUser, grantRole, loginAs } from '../../testing/auth-fixtures.js';
+import { bearer, claimsOf, createTestUser, grantRole, loginAs } from '../../testing/auth-fixtures.js';
 import { ADMIN_CODES, member, startAdminServer, tenantWithAdmin } from '../user/admin-test-kit.js';
 
 /**
@@ -44,7 +44,31 @@ async function until(check: () => boolean, ms = 3000): Promise<void> {
 }
 
 describe('notification hub', () => {
-  it('tells every connection of the user when an administrator revokes a session, and closes that session\'s', async () => {
+  it("pushes ForceLogout to the logged-out session's connections only (a logout signed out the user's other devices)", async () => {
+    const { tenantId, api } = await tenantWithAdmin(server);
+    const bob = await member(server.runtime.deps, tenantId);
+    const phone = (await loginAs(server, bob)).accessToken;
+    const laptop = (await loginAs(server, bob)).accessToken;
+    const onPhone = await connect(server.url, phone);
+    const onLaptop = await connect(server.url, laptop);
+    const phoneSession = String(claimsOf(phone).SessionId);
+    const laptopSession = String(claimsOf(laptop).SessionId);
+
+    expect((await server.json('/api/Auth/Logout', { method: 'POST', headers: bearer(phone) })).status).toBe(200);
+    await until(() => onPhone.pushes.length > 0);
+    expect(onPhone.pushes).toEqual([{ reason: 'Logout', targetSessionIds: [phoneSession] }]);
+    await onPhone.closed;
+    expect(onLaptop.connection.state).toBe(HubConnectionState.Connected);
+
+    // The next push the laptop gets is its own: pushes reach a connection in order, so had the
+    // phone's reached it, it would be first.
+    expect((await api.post('/api/UserSession/RevokeUserSession', { sessionId: laptopSession })).status).toBe(200);
+    await until(() => onLaptop.pushes.length > 0);
+    expect(onLaptop.pushes).toEqual([{ reason: expect.any(String), targetSessionIds: [laptopSession] }]);
+    await onLaptop.closed;
+  });
+
+  it("pushes an administrator's revoke to the revoked session's connections only, and closes them", async () => {
     const { tenantId, api } = await tenantWithAdmin(server);
     const bob = await member(server.runtime.deps, tenantId);
     const phone = (await loginAs(server, bob)).accessToken;
@@ -55,26 +79,32 @@ describe('notification hub', () => {
 
     const phoneSession = String(claimsOf(phone).SessionId);
     expect((await api.post('/api/UserSession/RevokeUserSession', { sessionId: phoneSession })).status).toBe(200);
-    await until(() => onPhone.pushes.length > 0 && onLaptop.pushes.length > 0);
+    await until(() => onPhone.pushes.length > 0);
     expect(onPhone.pushes).toEqual([{ reason: expect.any(String), targetSessionIds: [phoneSession] }]);
-    expect(onLaptop.pushes).toEqual(onPhone.pushes);
     // The revoked session's connection is closed; the other stays.
     await onPhone.closed;
     expect(onPhone.connection.state).toBe(HubConnectionState.Disconnected);
     expect(onLaptop.connection.state).toBe(HubConnectionState.Connected);
     // And it cannot come back.
     await expect(connect(server.url, phone)).rejects.toThrow();
-    await onLaptop.connection.stop();
+
+    // The laptop's first push is its own logout's.
+    expect((await server.json('/api/Auth/Logout', { method: 'POST', headers: bearer(laptop) })).status).toBe(200);
+    await until(() => onLaptop.pushes.length > 0);
+    expect(onLaptop.pushes).toEqual([{ reason: 'Logout', targetSessionIds: [String(claimsOf(laptop).SessionId)] }]);
+    await onLaptop.closed;
   });
 
   it('tells every connection on user deletion, with no session list (all of them)', async () => {
     const { tenantId, api } = await tenantWithAdmin(server);
     const bob = await member(server.runtime.deps, tenantId);
-    const hub = await connect(server.url, (await loginAs(server, bob)).accessToken);
+    const hubs = [await connect(server.url, (await loginAs(server, bob)).accessToken), await connect(server.url, (await loginAs(server, bob)).accessToken)];
     expect((await api.del('/api/User/User', { id: bob.id })).status).toBe(200);
-    await until(() => hub.pushes.length > 0);
-    expect(hub.pushes[0]).toEqual({ reason: expect.any(String), targetSessionIds: null });
-    await hub.closed;
+    await until(() => hubs.every((hub) => hub.pushes.length > 0));
+    for (const hub of hubs) {
+      expect(hub.pushes).toEqual([{ reason: expect.any(String), targetSessionIds: null }]);
+      await hub.closed;
+    }
   });
 
   it('refuses a missing, wrong or revoked token at negotiate and at the socket', async () => {

@@ -31,7 +31,11 @@ interface Push {
   userId: string;
   target: string;
   arguments: unknown[];
-  /** Sessions whose connections are closed after the push (the ForceLogout of revoked sessions; null: all of the user's). */
+  /**
+   * For the ForceLogout of ended sessions: only the connections of these sessions get the push,
+   * and are then closed (null: every connection of the user). Absent: every connection of the
+   * user gets the push and stays open.
+   */
   closeSessions?: string[] | null;
 }
 
@@ -42,10 +46,13 @@ export function hubToken(url: URL, authorization: string | null | undefined): st
 
 /**
  * The notification hub (SPEC "Real-time hubs", ORIGINAL-FACTS §5) over WebSockets: negotiate,
- * then the SignalR JSON protocol. It has no client methods; the server pushes ForceLogout
- * `{reason, targetSessionIds}` (null: every session of the user) when sessions are revoked, to every
- * connection of the user on every node, and then closes the connections of the revoked sessions.
- * Unlike the original, connecting checks the session too (a revoked session cannot connect).
+ * then the SignalR JSON protocol. It has no client methods; when sessions end, the server pushes
+ * ForceLogout `{reason, targetSessionIds}` to the connections of those sessions only, on every
+ * node, and then closes them (null: every session of the user, as a deletion ends them all).
+ * The user's other sessions hear nothing: the original front end logs out on any ForceLogout
+ * it receives, so a push to every connection of the user would sign out every browser still
+ * signed in. Unlike the original, connecting checks the session too (a revoked session cannot
+ * connect).
  */
 export function createNotificationHub(deps: AppDeps) {
   const { logger, store } = deps;
@@ -62,10 +69,12 @@ export function createNotificationHub(deps: AppDeps) {
     const mine = connections.get(push.userId);
     if (!mine) return;
     const message = invocation(push.target, push.arguments);
+    const ended = push.closeSessions;
     for (const connection of [...mine]) {
+      const ending = ended === null || (ended !== undefined && ended.includes(connection.sessionId));
+      if (ended !== undefined && !ending) continue;
       if (connection.handshaken) connection.socket.send(message);
-      const closing = push.closeSessions === undefined ? false : push.closeSessions === null || push.closeSessions.includes(connection.sessionId);
-      if (closing) connection.socket.close(1000, 'Session ended');
+      if (ending) connection.socket.close(1000, 'Session ended');
     }
   }
 
