@@ -12,6 +12,7 @@ import { hitRateLimit } from '../../stores/rate-limit.js';
 import { CODE_TTL_MS } from '../verification/codes.js';
 import { createSelfServiceAccount, emailInUse, removeNewAccount, userNameInUse } from './accounts.js';
 import { throwIfThrottled } from './code-login.js';
+import { claimSilentWindow } from './send-limits.js';
 import { authErrors } from './errors.js';
 import { findAccount } from './account-lookup.js';
 import { assertPasswordPolicy } from './password-policy.js';
@@ -146,10 +147,22 @@ export function createRegistration(deps: AppDeps) {
 
     /** ResendEmailVerification: a new code and link for an unverified account; the same answer for any address. */
     async resend(email: string, ctx: RequestContext) {
-      throwIfThrottled([await hitRateLimit(store, `verify-email:resend:${email}:${ctx.ip}`, 1, 60_000)]);
+      // Silent limits, as for PasswordResetRequest (see there): the answer is always the same, so
+      // a 429 drawn only by a recently used address would tell about that address.
+      const perClient = await hitRateLimit(store, `verify-email:resend:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000);
+      const release = perClient.allowed ? await claimSilentWindow(store, `verify-email:${email.toLowerCase()}`, 60_000) : undefined;
+      if (!release) {
+        await timing.imitate(VERIFICATION_SEND);
+        return { accepted: true };
+      }
       const account = await findAccount(deps, email);
       if (account && account.user.status === 'Enabled' && (!account.user.isActive || !account.user.emailVerified)) {
-        await sendVerification(account.user.id, account.user.email!, ctx);
+        try {
+          await sendVerification(account.user.id, account.user.email!, ctx);
+        } catch (error) {
+          await release();
+          throw error;
+        }
       } else {
         // Nothing is mailed, but the answer takes as long as a mail would: timing must not tell.
         await timing.imitate(VERIFICATION_SEND);

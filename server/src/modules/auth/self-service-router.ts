@@ -66,7 +66,7 @@ export const selfServiceProcedures = {
     .mutation(({ ctx, input }) => registrationOf(ctx.deps).verify(input, ctx)),
 
   ResendEmailVerificationAsync: publicProcedure
-    .meta({ summary: 'Mails a new verification code and link to an unverified account', description: 'Always accepted; one request per e-mail and client address a minute.' })
+    .meta({ summary: 'Mails a new verification code and link to an unverified account', description: 'Always answers accepted; at most one mail per address a minute (repeats are answered the same and send nothing).' })
     .input(emailOnlyRequest)
     .output(acceptedResponse)
     .mutation(({ ctx, input }) => registrationOf(ctx.deps).resend(input.email, ctx)),
