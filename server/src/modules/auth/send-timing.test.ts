@@ -150,8 +150,9 @@ describe('answer times over HTTP with a slow transport', () => {
 
   /**
    * Each endpoint with three requests for known recipients and, for the same answer, addresses
-   * that get nothing. PasswordResetRequest mails an address once a minute, whoever asks: its
-   * three are three accounts, and a fourth request repeats one of them (answered, not mailed).
+   * that get nothing. PasswordResetRequest and
+   * ResendEmailVerification mail an address once a minute, whoever asks: their three are three
+   * accounts, and a fourth request repeats one of them (answered, not mailed).
    */
   const endpoints: Array<{ route: string; field: 'email' | 'phone'; setUp(): Promise<{ known: string[]; nothing: string[] }> }> = [
     {
@@ -179,7 +180,11 @@ describe('answer times over HTTP with a slow transport', () => {
     {
       route: '/api/Auth/ResendEmailVerification',
       field: 'email',
-      setUp: async () => ({ known: Array(3).fill((await createTestUser(deps(), { isActive: false, emailVerified: false })).email!), nothing: ['nobody-e@example.test', (await createTestUser(deps())).email!, 'nobody-f@example.test'] }),
+      setUp: async () => {
+        const unverified = () => createTestUser(deps(), { isActive: false, emailVerified: false });
+        const known = [(await unverified()).email!, (await unverified()).email!, (await unverified()).email!];
+        return { known, nothing: ['nobody-e@example.test', (await createTestUser(deps())).email!, known[0]!, 'nobody-f@example.test'] };
+      },
     },
   ];
 
