@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parseOptions } from '@node-rs/argon2';
 import { createHashWorkers, type HashWorkers } from './hash-workers.js';
+import { parseImportedHash, verifyBcrypt, verifyScrypt } from './password-imported.js';
 import { parseLegacyHash, verifyPbkdf2 } from './password-legacy.js';
 import { createWorkGate, type WorkGate } from './work-gate.js';
 
@@ -93,8 +94,9 @@ function argon2NeedsRehash(stored: string): boolean {
 
 /**
  * Checks a password against any stored format we accept: argon2 PHC strings (ours), the original
- * service's PBKDF2 strings and ASP.NET Core Identity v2/v3 hashes (see password-legacy.ts; these
- * always need a rehash). An unknown format or an empty password is a mismatch. Every comparison is
+ * service's PBKDF2 strings, ASP.NET Core Identity v2/v3 hashes (password-legacy.ts), and bcrypt,
+ * scrypt and PBKDF2 PHC strings other systems export (password-imported.ts); all but ours always
+ * need a rehash. An unknown format or an empty password is a mismatch. Every comparison is
  * constant time and all key derivation runs off the event loop.
  */
 export async function verifyPassword(stored: string, password: string): Promise<PasswordCheck> {
@@ -104,8 +106,11 @@ export async function verifyPassword(stored: string, password: string): Promise<
     return { ok: true, needsRehash: argon2NeedsRehash(stored) };
   }
   const legacy = parseLegacyHash(stored);
-  if (!legacy) return MISMATCH;
-  return (await gate.run(() => verifyPbkdf2(legacy, password))) ? { ok: true, needsRehash: true } : MISMATCH;
+  if (legacy) return (await gate.run(() => verifyPbkdf2(legacy, password))) ? { ok: true, needsRehash: true } : MISMATCH;
+  const imported = parseImportedHash(stored);
+  if (!imported) return MISMATCH;
+  const verify = imported.kind === 'bcrypt' ? () => verifyBcrypt(imported.stored, password) : imported.kind === 'scrypt' ? () => verifyScrypt(imported, password) : () => verifyPbkdf2(imported, password);
+  return (await gate.run(verify)) ? { ok: true, needsRehash: true } : MISMATCH;
 }
 
 let dummyHash: Promise<string> | undefined;
