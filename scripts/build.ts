@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const entries = { main: 'server/src/main.ts', 'bench-server': 'scripts/bench/server.ts' };
+const entries = { main: 'server/src/main.ts', cli: 'server/src/cli/main.ts', 'bench-server': 'scripts/bench/server.ts' };
 await build({
   entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(root, file)])),
   outdir: path.join(root, 'dist/server'),
