@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { seedDatabase } from '../../db/seed/seed.js';
 import type { AppDeps } from './app-deps.js';
 import { createApp, type ApiDefinition } from './app.js';
@@ -10,7 +11,8 @@ import { createNotificationHub, type NotificationHub } from './modules/hubs/noti
 import { MaintenanceSwitch } from './http/maintenance.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import { openDatabase, pgliteDir, type DatabaseHandle } from './infra/db/client.js';
-import { runUpgrade, type UpgradeResult } from './infra/db/migrator.js';
+import { findProjectRoot, runUpgrade, type UpgradeResult } from './infra/db/migrator.js';
+import { initialImage } from './infra/db/pglite-image.js';
 import { claimNodeId, loadIdKey } from './infra/db/node-lease.js';
 import { createIdGenerator, generateIdKey, type IdGenerator } from './infra/ids.js';
 import { createLogger, type Logger } from './infra/logger.js';
@@ -53,8 +55,10 @@ export interface Runtime {
 async function openConfiguredDatabase(config: AppConfig): Promise<DatabaseHandle> {
   const db = config.Database;
   if (db.Url) return openDatabase({ url: db.Url, searchPath: db.Schema, maxConnections: db.MaxConnections });
-  const snapshot = db.SnapshotFile ? new Blob([await readFile(db.SnapshotFile)]) : undefined;
-  return openDatabase({ dataDir: db.InMemory ? undefined : pgliteDir(config.App.DataDir), snapshot });
+  const dataDir = db.InMemory ? undefined : pgliteDir(config.App.DataDir);
+  const image = db.InitialImageFile ?? path.join(findProjectRoot(), 'dist', 'pgdata-image.tar.gz');
+  const snapshot = db.SnapshotFile ? new Blob([await readFile(db.SnapshotFile)]) : dataDir ? await initialImage(dataDir, image) : undefined;
+  return openDatabase({ dataDir, snapshot });
 }
 
 /** An id generator that exists once the upgrade has claimed a node number and loaded the key. */

@@ -128,6 +128,8 @@ export const configSchema = z.object({
     InMemory: bool(false),
     /** Embedded database only: start from this dump of a migrated data directory (tests). */
     SnapshotFile: z.string().optional(),
+    /** Embedded database only: the empty cluster a new data directory starts from (default: the build's dist/pgdata-image.tar.gz). */
+    InitialImageFile: z.string().optional(),
     /** PostgreSQL only: the schema to work in (default: the server's search_path, usually public). */
     Schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).optional(),
     MaxConnections: int(10, 1, 500),
