@@ -19,6 +19,8 @@ import { GUARD } from './rpc/trpc.js';
 import { createOpenApiGate, signedRequestOf } from './modules/openapi/gate.js';
 import { createOAuthWeb } from './modules/oauth/web.js';
 import { mountOperatorSwitch } from './modules/maintenance/operator-route.js';
+import { createMetrics, type Metrics } from './modules/metrics/collector.js';
+import { mountMetrics } from './modules/metrics/route.js';
 import { NOTIFICATION_HUB } from './modules/hubs/notification-hub.js';
 
 /**
@@ -64,8 +66,10 @@ export interface ApiDefinition {
   services: Record<string, ServiceRouteOptions>;
 }
 
-export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRouter, services: serviceRoutes }): { app: Hono<HonoEnv>; table: RouteEntry[] } {
+export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRouter, services: serviceRoutes }): { app: Hono<HonoEnv>; table: RouteEntry[]; metrics: Metrics } {
   const table = buildRouteTable(api.router, api.services);
+  const metrics = createMetrics(deps);
+  metrics.useRoutes(table);
   assertGuarded(api.router, table);
   const rest = createRestFacade(api.router, table, deps);
   // The signature check (OpenApiSecurity) sits in front of the facade; when it is off, the
@@ -74,7 +78,7 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
   const facade = gate ? gate.wrap(rest.handle) : rest.handle;
   // The OAuth browser redirects (plain routes, not procedures) answer first: a browser cannot sign them.
   const oauth = createOAuthWeb(deps);
-  const app = createHost(deps, (c) => oauth.handle(c) ?? facade(c));
+  const app = createHost(deps, (c) => oauth.handle(c) ?? facade(c), deps.config.Metrics.Enabled ? (...args) => metrics.observe(...args) : undefined);
   // Protected prefixes outside /api (the front door serves /api itself, before any middleware).
   if (gate?.outsideApi) app.use('*', gate.middleware);
   let document: unknown;
@@ -82,6 +86,7 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
 
   mountDocs(app, openApi);
   mountOperatorSwitch(app, deps, deps.maintenanceControl, deps.config.App.OperatorKey);
+  mountMetrics(app, deps, metrics);
   // The hub's negotiate answer is read by the SignalR client: plain JSON (refusals in the envelope).
   app.post(`${NOTIFICATION_HUB}/negotiate`, async (c) => {
     const body = await deps.notificationHub.negotiate(c.req.raw);
@@ -163,5 +168,5 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
   });
 
 
-  return { app, table };
+  return { app, table, metrics };
 }

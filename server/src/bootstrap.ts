@@ -44,6 +44,7 @@ export interface Runtime {
   deps: AppDeps;
   app: ReturnType<typeof createApp>['app'];
   table: ReturnType<typeof createApp>['table'];
+  metrics: ReturnType<typeof createApp>['metrics'];
   /** Settles when the upgrade and seed have run; until then the service answers 503. */
   ready: Promise<UpgradeResult>;
   /** Releases every connection and timer so the process can exit. */
@@ -135,7 +136,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
   deps.notificationHub = createNotificationHub(deps);
   await deps.notificationHub.start();
   registerAuthHandlers(deps);
-  const { app, table } = createApp(deps, options.api);
+  const { app, table, metrics } = createApp(deps, options.api);
   const impersonationExpiry = createImpersonationExpiry(deps);
 
   let releaseNode = async () => {};
@@ -176,6 +177,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     deps,
     app,
     table,
+    metrics,
     ready,
     upgrade: (request, socket, head) => deps.notificationHub.upgrade(request, socket, head),
     close: async () => {

@@ -7,6 +7,7 @@ import { serveApp, type UpgradeHandler } from './http/serve.js';
 import { systemClock } from './infra/clock.js';
 import { createLogger } from './infra/logger.js';
 import { startNotes } from './infra/start-notes.js';
+import { startMetricsListener } from './modules/metrics/listener.js';
 
 /**
  * The only place that reads process.env and listens: config -> stores -> services -> app ->
@@ -80,6 +81,10 @@ async function main(): Promise<void> {
   }
   const app = runtime.app;
   handler = (request, env) => app.fetch(request, env);
+  if (config.Metrics.Enabled && config.Metrics.Port > 0) {
+    const metricsAt = await startMetricsListener(runtime.metrics, { port: config.Metrics.Port, host: config.Metrics.Host });
+    logger.info('metrics listening', { address: `http://${config.Metrics.Host}:${metricsAt.port}/metrics` });
+  }
   runtime.ready.then(
     (result) => {
       logger.info('ready', { migrationsApplied: result.applied, version: config.App.Version });

@@ -139,6 +139,14 @@ export const configSchema = z.object({
     Url: z.string().optional(),
     KeyPrefix: z.string().default('portcullis:'),
   }),
+  Metrics: section({
+    /** Prometheus metrics (prom-client). */
+    Enabled: bool(true),
+    /** 0: GET /metrics on the API's port, for the operator key only; otherwise a listener of its own, without a key. */
+    Port: int(0, 0, 65535),
+    /** Address of that listener: keep it private. */
+    Host: z.string().default('127.0.0.1'),
+  }),
   Jwt: section({
     SecretKey: z.string().optional(),
     Issuer: z.string().default('Portcullis'),
