@@ -148,7 +148,7 @@ export function createLoginService(deps: AppDeps) {
       recordLogin: { loginName: options.loginName },
       lockReason: forceChange ? 'PasswordChangeRequired' : undefined,
     });
-    if (forceChange) await notifySecurity(deps, { userId: user.id, tenantId, culture: options.culture, kind: options.usesDefault ? 'defaultPassword' : 'changeRequired' });
+    if (forceChange) await notifySecurity(deps, { userId: user.id, tenantId, culture: options.culture, kind: options.usesDefault ? 'defaultPassword' : 'changeRequired', request: facts });
     await events.publish('AuthLoginSucceeded', { userId: user.id, userName: options.loginName, tenantId, sessionId, method: options.method, request: facts });
     return token;
   }

@@ -143,7 +143,7 @@ export function createPasswordReset(deps: AppDeps) {
       // After the commit: caches would otherwise reload the old stamp.
       await deps.sessionState.invalidateUser(user.id);
       await deps.sessions.announceRevoked(user.id, revoked, 'Password reset');
-      await notifySecurity(deps, { userId: user.id, tenantId: user.tenantId, culture: ctx.culture, kind: 'passwordChanged' });
+      await notifySecurity(deps, { userId: user.id, tenantId: user.tenantId, culture: ctx.culture, kind: 'passwordChanged', request: ctx });
       deps.logger.info('password reset', { userId: String(user.id), sessionsRevoked: revoked.length });
       return { success: true };
     },

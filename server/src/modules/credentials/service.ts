@@ -29,7 +29,7 @@ export const MAX_CREDENTIALS_PER_USER = 5;
 
 type Item = z.output<typeof credentialItem>;
 type CreateInput = z.output<typeof createCredentialRequest>;
-type Ctx = Pick<RequestContext, 'culture' | 'ip' | 'traceId'>;
+type Ctx = Pick<RequestContext, 'culture' | 'ip' | 'traceId' | 'userAgent'>;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -74,7 +74,7 @@ function audit(tx: Transaction, deps: AppDeps, ctx: Ctx, auth: AuthContext, acti
 
 async function announce(deps: AppDeps, ctx: Ctx, auth: AuthContext, change: CredentialChange, appKey: string): Promise<void> {
   await deps.credentials.changed(appKey);
-  await notifyCredentialChange(deps, { userId: auth.userId, tenantId: auth.tenantId, culture: ctx.culture, change, appKey });
+  await notifyCredentialChange(deps, { userId: auth.userId, tenantId: auth.tenantId, culture: ctx.culture, change, appKey, request: ctx });
 }
 
 async function ownedRow(deps: AppDeps, auth: AuthContext, id: bigint) {

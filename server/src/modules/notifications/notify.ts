@@ -3,6 +3,7 @@ import { notificationPreferences, notifications, users } from '../../../../db/sc
 import type { AppDeps } from '../../app-deps.js';
 import type { Culture } from '../../config/schema.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
+import { parseUserAgent } from '../auth/user-agent.js';
 
 /** Security notices (SPEC "Security notification": profile and credential changes, forced password change). */
 const texts = defineMessages('securityNotice', {
@@ -24,10 +25,22 @@ const KINDS: Record<SecurityNoticeKind, [string, string]> = {
 
 type NoticeDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger'>;
 
+/** The request that made the change: its address and device go into the e-mail. */
+export interface NoticeRequest {
+  ip: string;
+  userAgent: string;
+}
+
 /** Sends one of the security notices above, in the user's culture. */
-export async function notifySecurity(deps: NoticeDeps, notice: { userId: bigint; tenantId: bigint; culture: Culture; kind: SecurityNoticeKind }): Promise<void> {
+export async function notifySecurity(deps: NoticeDeps, notice: { userId: bigint; tenantId: bigint; culture: Culture; kind: SecurityNoticeKind; request?: NoticeRequest }): Promise<void> {
   const [titleKey, bodyKey] = KINDS[notice.kind];
-  await deliverSecurityNotice(deps, { userId: notice.userId, tenantId: notice.tenantId, title: translate(notice.culture, titleKey), content: translate(notice.culture, bodyKey) });
+  await deliverSecurityNotice(deps, { userId: notice.userId, tenantId: notice.tenantId, title: translate(notice.culture, titleKey), content: translate(notice.culture, bodyKey), culture: notice.culture, request: notice.request });
+}
+
+function device(userAgent: string): string | undefined {
+  if (!userAgent) return undefined;
+  const ua = parseUserAgent(userAgent);
+  return ua.browser === 'Unknown' && ua.os === 'Unknown' ? userAgent.slice(0, 120) : `${ua.browser}, ${ua.os}`;
 }
 
 /**
@@ -36,7 +49,7 @@ export async function notifySecurity(deps: NoticeDeps, notice: { userId: bigint;
  * security notices. A failed e-mail is logged, not thrown: the change it reports has already
  * happened.
  */
-export async function deliverSecurityNotice(deps: NoticeDeps, notice: { userId: bigint; tenantId: bigint; title: string; content: string }): Promise<void> {
+export async function deliverSecurityNotice(deps: NoticeDeps, notice: { userId: bigint; tenantId: bigint; title: string; content: string; culture?: Culture; request?: NoticeRequest }): Promise<void> {
   const { title, content } = notice;
   await deps.db.insert(notifications).values({ id: deps.ids.next(), tenantId: notice.tenantId, userId: notice.userId, notificationType: 'Security', title, content, createdTime: deps.clock.now() });
   const [row] = await deps.db
@@ -46,7 +59,8 @@ export async function deliverSecurityNotice(deps: NoticeDeps, notice: { userId: 
     .where(eq(users.id, notice.userId));
   if (!row?.email || row.channel === false || row.security === false) return;
   try {
-    await deps.messages.send({ channel: 'email', to: row.email, kind: 'security-alert', subject: title, text: content });
+    const details = { time: deps.clock.now(), ...(notice.request ? { ip: notice.request.ip, device: device(notice.request.userAgent) } : {}) };
+    await deps.messages.send({ channel: 'email', to: row.email, kind: 'security-alert', subject: title, text: content, culture: notice.culture, details });
   } catch (error) {
     deps.logger.warn('security notice e-mail failed', { userId: String(notice.userId), error });
   }

@@ -62,6 +62,6 @@ export async function changePassword(deps: AppDeps, ctx: RequestContext, auth: A
   await deps.sessionState.invalidateUser(auth.userId);
   await deps.sessions.announceRevoked(auth.userId, others, 'Password changed');
   await deps.events.publish('PasswordChanged', { userId: auth.userId, userName: row.userName, tenantId: auth.tenantId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
-  await notifySecurity(deps, { userId: auth.userId, tenantId: auth.tenantId, culture: ctx.culture, kind: 'passwordChanged' });
+  await notifySecurity(deps, { userId: auth.userId, tenantId: auth.tenantId, culture: ctx.culture, kind: 'passwordChanged', request: ctx });
   deps.logger.info('password changed', { userId: String(auth.userId), otherSessionsRevoked: others.length });
 }
