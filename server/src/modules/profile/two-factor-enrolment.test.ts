@@ -92,6 +92,16 @@ describe('POST /api/Profile/Setup2FA', () => {
     expect(login.body.data.requiresTwoFactor).toBe(false);
   });
 
+  it('answers one secret to concurrent first calls', async () => {
+    const { user, api } = await signedIn();
+    const answers = await Promise.all([api.setup(), api.setup(), api.setup()]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    const keys = new Set(answers.map((r) => r.body.data.sharedKey as string));
+    expect(keys.size).toBe(1);
+    const stored = (await securityOf(user.id)).twoFactorSecret!;
+    expect(deps().twoFactorSecrets.openTotp(stored, user.id)).toBe([...keys][0]);
+  });
+
   it('is refused (422) once TOTP is on, so the live secret is never shown again', async () => {
     const { api } = await signedIn();
     const key = (await api.setup()).body.data.sharedKey;

@@ -207,13 +207,25 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
       let secret = account.twoFactorSecret ? deps.twoFactorSecrets.openTotp(account.twoFactorSecret, userId) : undefined;
       if (!secret) {
         secret = generateTotpSecret();
-        // Only while TOTP is still off: a concurrent Enable2FA must not see its secret replaced.
+        // Only over what was read (TOTP still off, the same stored value): of two first calls at
+        // once, one stores its secret and the other answers that one, so both show one QR code.
         const [stored] = await db
           .update(userSecurity)
           .set({ twoFactorSecret: deps.twoFactorSecrets.sealTotp(secret, userId), lastTotpStep: null })
-          .where(and(eq(userSecurity.userId, userId), eq(userSecurity.twoFactorMethod, account.twoFactorMethod)))
+          .where(
+            and(
+              eq(userSecurity.userId, userId),
+              eq(userSecurity.twoFactorMethod, account.twoFactorMethod),
+              account.twoFactorSecret === null ? isNull(userSecurity.twoFactorSecret) : eq(userSecurity.twoFactorSecret, account.twoFactorSecret),
+            ),
+          )
           .returning({ userId: userSecurity.userId });
-        if (!stored) throw appError(commonErrors.VERSION_CONFLICT);
+        if (!stored) {
+          const now = await load(userId);
+          const winner = now.twoFactorSecret && !(now.twoFactorMethod & TwoFactorFlags.Totp) ? deps.twoFactorSecrets.openTotp(now.twoFactorSecret, userId) : undefined;
+          if (!winner) throw appError(commonErrors.VERSION_CONFLICT);
+          secret = winner;
+        }
       }
       return { sharedKey: secret, authenticatorUri: totpUri({ issuer: deps.config.Saas.Auth.TotpIssuer, account: account.userName, secret }) };
     },
