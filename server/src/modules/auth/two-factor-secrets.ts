@@ -21,6 +21,8 @@ export interface TwoFactorSecrets {
   sealTotp(secret: string, userId: bigint): string;
   /** The Base32 secret, or undefined when the key is gone or the value was altered. */
   openTotp(stored: string, userId: bigint): string | undefined;
+  /** Whether a stored value is sealed under the current key (false for a plain one). */
+  sealedUnderCurrentKey(stored: string): boolean;
   /** The digest a new recovery code is stored as (current key). */
   recoveryDigest(userId: bigint, code: string): string;
   /** The digests a presented code may be stored as (one per configured key). */
@@ -44,6 +46,10 @@ export function createTwoFactorSecrets(keys: Record<string, string>, currentKeyI
       // Base32 has no colon: a plain secret from an import.
       if (colon < 0) return stored;
       return box.open(stored.slice(colon + 1), stored.slice(0, colon), String(userId))?.toString('utf8');
+    },
+    sealedUnderCurrentKey(stored) {
+      const colon = stored.lastIndexOf(':');
+      return colon >= 0 && stored.slice(0, colon) === currentKeyId;
     },
     recoveryDigest(userId, code) {
       return digest(subkeys.get(currentKeyId)!, userId, code);
