@@ -149,6 +149,35 @@ describe('recovery codes at login', () => {
   });
 });
 
+describe('recovery codes after an e-mail code login', () => {
+  it('complete the challenge through TwoFactorLogin and through EmailLogin', async () => {
+    const { user, recovery } = await enrolled();
+    const email = user.email!;
+    const post = (path: string, json: Record<string, unknown>) => server.json(`/api/Auth/${path}`, { method: 'POST', headers: { 'x-language': 'en-US' }, json });
+    const codeStage = async () => {
+      expect((await post('EmailLoginCode', { email })).status).toBe(200);
+      const res = await post('EmailLogin', { email, code: codes.last('login-email', email) });
+      expect(res.body.data).toMatchObject({ requiresTwoFactor: true, availableTwoFactorMethods: ['totp'] });
+      return res.body.data.twoFactorTicket as string;
+    };
+    const ticket = await codeStage();
+    const asked = await post('TwoFactorLogin', { twoFactorTicket: ticket, twoFactorMethod: 'recovery' });
+    expect(asked.body.data).toMatchObject({ requiresTwoFactor: true, codeSent: false, twoFactorTicket: ticket });
+    expect((await post('TwoFactorLogin', { twoFactorTicket: ticket, twoFactorMethod: 'recovery', twoFactorCode: 'AAAA-AAAA' })).status).toBe(400);
+    const signedIn = await post('TwoFactorLogin', { twoFactorTicket: ticket, twoFactorMethod: 'recovery', twoFactorCode: recovery[0] });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.data.token.accessToken).toBeTruthy();
+    // The ticket went with the tokens.
+    expect((await post('TwoFactorLogin', { twoFactorTicket: ticket, twoFactorMethod: 'recovery', twoFactorCode: recovery[1] })).status).toBe(400);
+
+    clock.advance(61_000);
+    const again = await codeStage();
+    const viaEmailLogin = await post('EmailLogin', { email, twoFactorTicket: again, twoFactorMethod: 'recovery', twoFactorCode: recovery[1] });
+    expect(viaEmailLogin.status).toBe(200);
+    expect(await recoveryCodesRemaining(deps().db, user.id)).toBe(8);
+  });
+});
+
 describe('POST /api/Profile/RegenerateRecoveryCodes', () => {
   it('replaces the set after the password: old codes stop working, new ones work, audited and notified', async () => {
     const { user, api, recovery } = await enrolled();
