@@ -331,6 +331,26 @@ describe('POST /api/Profile/Disable2FA', () => {
     expect(notices.map((n) => n.title)).toContain('A two-step verification method was turned off');
   });
 
+  it('takes an e-mail or phone code from Send2FASetupCode as proof', async () => {
+    const phone = '+15551234567';
+    const { user, api } = await signedIn({ phone, phoneVerified: true });
+    clock.advance(61_000);
+    await api.sendCode(2);
+    await api.enable(2, codes.last('setup-two-factor-email', String(user.id))!);
+    clock.advance(61_000);
+    await api.sendCode(4);
+    await api.enable(4, codes.last('setup-two-factor-phone', String(user.id))!);
+    clock.advance(61_000);
+    await api.sendCode(4);
+    // A phone code (a method that stays on) turns e-mail off; the last one goes with its own code.
+    const off = await api.disable({ method: 2, code: codes.last('setup-two-factor-phone', String(user.id)) });
+    expect(off.body.data).toMatchObject({ twoFactorMethod: 4, recoveryCodesRemaining: 10 });
+    clock.advance(61_000);
+    await api.sendCode(4);
+    const last = await api.disable({ method: 4, code: codes.last('setup-two-factor-phone', String(user.id)) });
+    expect(last.body.data).toMatchObject({ twoFactorEnabled: false, twoFactorMethod: 0, recoveryCodesRemaining: 0 });
+  });
+
   it('refuses a wrong code (422) and counts it toward the ban', async () => {
     const { api, key } = await withTotpAndEmail();
     nextStep();
