@@ -316,6 +316,21 @@ export const routes = {
     "path": "/api/Profile/DeleteAccount",
     "binding": "body"
   },
+  "ProfileAppService.Disable2FAAsync": {
+    "method": "POST",
+    "path": "/api/Profile/Disable2FA",
+    "binding": "body"
+  },
+  "ProfileAppService.Enable2FAAsync": {
+    "method": "POST",
+    "path": "/api/Profile/Enable2FA",
+    "binding": "body"
+  },
+  "ProfileAppService.RegenerateRecoveryCodesAsync": {
+    "method": "POST",
+    "path": "/api/Profile/RegenerateRecoveryCodes",
+    "binding": "body"
+  },
   "ProfileAppService.RevokeOtherSessionsAsync": {
     "method": "POST",
     "path": "/api/Profile/RevokeOtherSessions",
@@ -331,9 +346,24 @@ export const routes = {
     "path": "/api/Profile/RotateApiCredentialSecret",
     "binding": "body"
   },
+  "ProfileAppService.Send2FASetupCodeAsync": {
+    "method": "POST",
+    "path": "/api/Profile/Send2FASetupCode",
+    "binding": "body"
+  },
   "ProfileAppService.GetSessionsAsync": {
     "method": "GET",
     "path": "/api/Profile/Sessions",
+    "binding": "none"
+  },
+  "ProfileAppService.Setup2FAAsync": {
+    "method": "POST",
+    "path": "/api/Profile/Setup2FA",
+    "binding": "none"
+  },
+  "ProfileAppService.GetTwoFactorAsync": {
+    "method": "GET",
+    "path": "/api/Profile/TwoFactor",
     "binding": "none"
   },
   "RoleAppService.BatchUpdateRolePermissionsAsync": {

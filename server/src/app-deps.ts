@@ -12,6 +12,7 @@ import type { SessionOperations } from './modules/auth/session-operations.js';
 import type { SessionService } from './modules/auth/session-service.js';
 import type { SessionStateService } from './modules/auth/session-state.js';
 import type { TokenService } from './modules/auth/tokens.js';
+import type { TwoFactorSecrets } from './modules/auth/two-factor-secrets.js';
 import type { AuthorizationService } from './modules/authz/service.js';
 import type { CodeService } from './modules/verification/codes.js';
 import type { CredentialDirectory } from './modules/credentials/directory.js';
@@ -65,6 +66,8 @@ export interface AppDeps {
   sessionOps: SessionOperations;
   /** API credentials by AppKey (cached, secrets opened) for the signature check; seals new secrets. */
   credentials: CredentialDirectory;
+  /** TOTP secrets sealed at rest and recovery-code digests, under the credential keys. */
+  twoFactorSecrets: TwoFactorSecrets;
   /** The operator's run-time maintenance switch, shared by every node. */
   maintenanceControl: MaintenanceControl;
   /** The notification hub (its connections on this node; pushes reach every node's). */

@@ -29,6 +29,7 @@ import { createSessionStateService } from './modules/auth/session-state.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createAuthorizationService } from './modules/authz/service.js';
 import { resolveCredentialKeys } from './config/credential-keys.js';
+import { createTwoFactorSecrets } from './modules/auth/two-factor-secrets.js';
 import { createCredentialDirectory } from './modules/credentials/directory.js';
 import { createStore } from './stores/index.js';
 import { syncOAuthButtons } from './modules/oauth/buttons.js';
@@ -127,6 +128,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     // Codes are stored as HMACs under a key derived from the JWT secret (never the secret itself).
     codes: createCodeService(store, `codes:${jwtSecret}`),
     credentials,
+    twoFactorSecrets: createTwoFactorSecrets(credentialKeys.keys, credentialKeys.currentId),
     maintenanceControl,
   };
   // Services that need the others are attached once the rest exists.

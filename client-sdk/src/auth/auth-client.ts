@@ -153,6 +153,28 @@ export function createAuthClient(options: AuthClientOptions) {
     /** Deletes the account (password confirmed). Every session ends, so the tokens are cleared. */
     deleteAccount: (password: string): Promise<void> => endAccount('ProfileAppService.DeleteAccountAsync', password),
 
+    /** The second factor: methods on (flags 1 TOTP, 2 e-mail, 4 phone), a pending setup, recovery codes left. */
+    getTwoFactor: (): Promise<OutputOf<'ProfileAppService.GetTwoFactorAsync'>> => rest.call('ProfileAppService.GetTwoFactorAsync'),
+
+    /** An authenticator secret (`sharedKey`) and its otpauth URI for a QR code; the same until TOTP is on. */
+    setupTwoFactor: (): Promise<OutputOf<'ProfileAppService.Setup2FAAsync'>> => rest.call('ProfileAppService.Setup2FAAsync'),
+
+    /** Sends a code to the verified e-mail (2) or phone (4), for enabling or disabling that method. */
+    sendTwoFactorSetupCode: (method: 2 | 4): Promise<OutputOf<'ProfileAppService.Send2FASetupCodeAsync'>> => rest.call('ProfileAppService.Send2FASetupCodeAsync', { method }),
+
+    /**
+     * Turns one method on with a code of it. The first method on answers `recoveryCodes`, shown
+     * only then. The user's other sessions end; this one carries on with its tokens.
+     */
+    enableTwoFactor: (method: 1 | 2 | 4, code: string): Promise<OutputOf<'ProfileAppService.Enable2FAAsync'>> => rest.call('ProfileAppService.Enable2FAAsync', { method, code }),
+
+    /** Turns one method off with a code of a method that is on, or the password. The other sessions end. */
+    disableTwoFactor: (method: 1 | 2 | 4, proof: { code?: string; password?: string }): Promise<OutputOf<'ProfileAppService.Disable2FAAsync'>> =>
+      rest.call('ProfileAppService.Disable2FAAsync', { method, ...proof }),
+
+    /** Replaces the recovery codes with 10 new ones (password confirmed); resolves with them. */
+    regenerateRecoveryCodes: async (password: string): Promise<string[]> => (await rest.call('ProfileAppService.RegenerateRecoveryCodesAsync', { password })).recoveryCodes,
+
     /**
      * Refreshes now (joining a refresh already running). Null when signed out; rejects with
      * SessionEndedError when the server refuses.

@@ -23,7 +23,7 @@ describe('OpenAPI input schemas', () => {
   it('describe a normalized string by what its check accepts: e-mail format, enum choices', () => {
     expect(bodyOf('/api/Auth/EmailLoginCode').properties.email).toMatchObject({ type: 'string', maxLength: 254, format: 'email' });
     const method = bodyOf('/api/Auth/Login').properties.twoFactorMethod;
-    expect(method.anyOf[0]).toMatchObject({ type: 'string', enum: ['totp', 'email', 'phone'] });
+    expect(method.anyOf[0]).toMatchObject({ type: 'string', enum: ['totp', 'email', 'phone', 'recovery'] });
   });
 
   it('describe a phone number as accepted, separators included', () => {

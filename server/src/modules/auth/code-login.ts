@@ -17,6 +17,7 @@ import type { CodeLoginChallenge, CodeLoginRequest } from './self-service-schema
 import { sendTimingOf, type SendKind } from './send-timing.js';
 import type { LoginToken } from './tokens.js';
 import { availableMethods, normalizeLoginName, type TwoFactorMethodName } from './two-factor.js';
+import { useRecoveryCode } from './recovery-login.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
@@ -158,7 +159,7 @@ export function createCodeLogin(deps: AppDeps) {
    * EmailLogin or PhoneLogin) a ticket of another first factor or login name is voided.
    */
   async function completeTicket(
-    input: { twoFactorTicket: string; twoFactorMethod?: TwoFactorMethodName; twoFactorCode?: string; deviceId?: string },
+    input: { twoFactorTicket: string; twoFactorMethod?: TwoFactorMethodName | 'recovery'; twoFactorCode?: string; deviceId?: string },
     ctx: RequestContext,
     expect?: { via: string; loginName: string },
   ): Promise<LoginToken | CodeLoginChallenge> {
@@ -179,6 +180,16 @@ export function createCodeLogin(deps: AppDeps) {
     assertCanLogIn(deps, account);
     const tfa = twoFactorAccount(account);
     const methods = availableMethods(tfa, deps.messages).filter((m) => m !== data.excluded);
+    if (input.twoFactorMethod === 'recovery') {
+      // A recovery code stands in for any method (recovery-login.ts); without one, nothing is sent.
+      if (!input.twoFactorCode) return { requiresTwoFactor: true, availableTwoFactorMethods: methods, twoFactorMethod: null, codeSent: false, twoFactorTicket: input.twoFactorTicket };
+      if (!(await useRecoveryCode(deps, { userId: account.user.id, tenantId: account.user.tenantId, culture: ctx.culture }, input.twoFactorCode, facts))) {
+        await deps.login.countFailure(account, { loginName: data.loginName, method: data.method, result: 'TwoFactorFailed', message: 'Second factor (recovery) refused', facts });
+        throw appError(authErrors.TWO_FACTOR_CODE_INVALID);
+      }
+      if (!(await store.take(key))) throw appError(authErrors.TWO_FACTOR_EXPIRED);
+      return finish(account, data.method, data.loginName, facts, ctx);
+    }
     const method = input.twoFactorMethod ?? (methods.length === 1 ? methods[0] : undefined);
     if (!method) throw appError(authErrors.TWO_FACTOR_METHOD_REQUIRED);
     if (!methods.includes(method)) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method } });
@@ -258,7 +269,8 @@ export function createCodeLogin(deps: AppDeps) {
         throw error;
       }
       if (account.security.twoFactorMethod !== 0) {
-        return challenge(account, { loginName, via: channel, method: rules.method, excluded: channel }, input.twoFactorMethod, facts, ctx);
+        const requested = input.twoFactorMethod === 'recovery' ? undefined : input.twoFactorMethod;
+        return challenge(account, { loginName, via: channel, method: rules.method, excluded: channel }, requested, facts, ctx);
       }
       return finish(account, rules.method, loginName, facts, ctx);
     },

@@ -16,6 +16,7 @@ import type { Culture } from '../../config/schema.js';
 import { availableMethods, createTwoFactor, normalizeLoginName, type TwoFactorAccount, type TwoFactorMethodName } from './two-factor.js';
 import { findAccount, type LoginAccount } from './account-lookup.js';
 import { recordFailedLogin } from './failed-login.js';
+import { useRecoveryCode } from './recovery-login.js';
 
 export function requestFacts(ctx: RequestContext, deviceId?: string | null): RequestFacts {
   return { ip: ctx.ip, userAgent: ctx.userAgent, traceId: ctx.traceId, deviceFingerprint: deviceId ?? null };
@@ -74,9 +75,30 @@ export function createLoginService(deps: AppDeps) {
     return { requiresTwoFactor: true, availableTwoFactorMethods: methods, twoFactorMethod: method, codeSent, twoFactorTicket: ticket, token: null };
   }
 
+  /**
+   * A recovery code in place of the second factor: a stage without a code answers a challenge
+   * (nothing is sent); a right code is spent (recovery-login.ts) and the login goes on. It works
+   * even when no method is usable, which is what the codes are for.
+   */
+  async function recoveryStage(input: LoginRequest, account: NonNullable<LoginAccount>, loginName: string, facts: RequestFacts, ctx: RequestContext): Promise<LoginResponse | undefined> {
+    const methods = availableMethods(twoFactorAccount(account), deps.messages);
+    if (!input.twoFactorTicket) {
+      const ticket = await twoFactor.issueTicket(account.user.id, loginName);
+      await events.publish('AuthTwoFactorRequired', { userId: account.user.id, userName: loginName, tenantId: account.user.tenantId, method: 'password', request: facts });
+      return challenge(methods, null, false, ticket);
+    }
+    if (!input.twoFactorCode) return challenge(methods, null, false, input.twoFactorTicket);
+    if (!(await useRecoveryCode(deps, { userId: account.user.id, tenantId: account.user.tenantId, culture: ctx.culture }, input.twoFactorCode, facts))) {
+      await countFailure(account, { loginName, method: 'password', result: 'TwoFactorFailed', message: 'Second factor (recovery) refused', facts });
+      throw appError(authErrors.TWO_FACTOR_CODE_INVALID);
+    }
+    return undefined;
+  }
+
   /** The second-factor stages; returns a challenge to answer, or undefined when passed. */
   async function secondFactor(input: LoginRequest, account: NonNullable<LoginAccount>, loginName: string, facts: RequestFacts, ctx: RequestContext): Promise<LoginResponse | undefined> {
     if (account.security.twoFactorMethod === 0) return undefined;
+    if (input.twoFactorMethod === 'recovery') return recoveryStage(input, account, loginName, facts, ctx);
     const tfa = twoFactorAccount(account);
     const methods = availableMethods(tfa, deps.messages);
     // Fail closed: a second factor is on but none can be used (e.g. the e-mail lost its verification).

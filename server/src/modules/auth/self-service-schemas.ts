@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { docOverrides, zIdOut } from '../../rpc/wire.js';
-import { loginToken, twoFactorMethodInput } from './schemas.js';
+import { loginToken, loginTwoFactorMethodInput } from './schemas.js';
 
 /** Request and response shapes of the self-service endpoints (SPEC shapes; ORIGINAL-FACTS §3.1 and §11 where SPEC is silent). */
 
@@ -26,7 +26,7 @@ docOverrides.set(phoneInput, {
 const secondFactorFields = {
   deviceId: optionalText(200),
   twoFactorTicket: optionalText(128),
-  twoFactorMethod: twoFactorMethodInput.optional().nullable().transform((v) => v ?? undefined),
+  twoFactorMethod: loginTwoFactorMethodInput.optional().nullable().transform((v) => v ?? undefined),
   twoFactorCode: optionalText(16),
 };
 

@@ -58,7 +58,7 @@ const mail = defineMessages('twoFactorMail', {
   body: { 'zh-CN': '您的登录验证码是 {code}，10 分钟内有效。如非本人操作，请立即修改密码。', 'zh-TW': '您的登入驗證碼是 {code}，10 分鐘內有效。如非本人操作，請立即修改密碼。', 'en-US': 'Your sign-in code is {code}. It is valid for 10 minutes. If this was not you, change your password now.', 'ja-JP': 'サインイン用の確認コードは {code} です。有効期間は 10 分です。心当たりがない場合は、すぐにパスワードを変更してください。', 'ko-KR': '로그인 인증 코드는 {code}입니다. 10분 동안 유효합니다. 본인이 아니라면 즉시 비밀번호를 변경하세요.', 'de-DE': 'Ihr Anmeldecode lautet {code}. Er ist 10 Minuten gültig. Falls Sie das nicht waren, ändern Sie sofort Ihr Passwort.', 'hi-IN': 'आपका साइन-इन कोड {code} है। यह 10 मिनट के लिए मान्य है। यदि यह आप नहीं थे, तो तुरंत अपना पासवर्ड बदलें।' },
 });
 
-type TwoFactorDeps = Pick<AppDeps, 'db' | 'store' | 'clock' | 'messages'> & { codes: CodeService };
+type TwoFactorDeps = Pick<AppDeps, 'db' | 'store' | 'clock' | 'messages' | 'twoFactorSecrets'> & { codes: CodeService };
 
 /** Second-factor tickets, challenges and checks for password login (and its later stages). */
 export function createTwoFactor(deps: TwoFactorDeps) {
@@ -129,7 +129,10 @@ export function createTwoFactor(deps: TwoFactorDeps) {
     async verify(account: TwoFactorAccount, method: TwoFactorMethodName, code: string): Promise<boolean> {
       if (method === 'totp') {
         if (!account.twoFactorSecret) return false;
-        const check = verifyTotp(account.twoFactorSecret, code, deps.clock.nowMs(), account.lastTotpStep);
+        // Sealed at rest (two-factor-secrets.ts); a secret that no longer opens matches nothing.
+        const secret = deps.twoFactorSecrets.openTotp(account.twoFactorSecret, account.userId);
+        if (!secret) return false;
+        const check = verifyTotp(secret, code, deps.clock.nowMs(), account.lastTotpStep);
         if (!check.ok) return false;
         const updated = await deps.db
           .update(userSecurity)

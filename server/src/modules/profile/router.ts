@@ -4,6 +4,7 @@ import { changePassword } from './password.js';
 import { deactivateAccount, deleteAccount } from './account.js';
 import { ownSession, passwordConfirmation, revokedCount, revokeSessionRequest } from './schemas.js';
 import { listOwnSessions, revokeOtherSessions, revokeOwnSession } from './sessions.js';
+import { twoFactorProcedures } from './two-factor-router.js';
 import { createCredentialRequest, credentialIdRequest, credentialItem, credentialQueryId, credentialStatusRequest, issuedCredential } from '../credentials/schemas.js';
 import { createCredential, deleteCredential, listCredentials, rotateCredentialSecret, updateCredentialStatus } from '../credentials/service.js';
 
@@ -84,4 +85,7 @@ export const profileRouter = router({
     })
     .input(passwordConfirmation)
     .mutation(({ ctx, input }) => deleteAccount(ctx.deps, ctx, input.password)),
+
+  // Second-factor enrolment and recovery codes (profile/two-factor-router.ts).
+  ...twoFactorProcedures,
 });
