@@ -183,7 +183,7 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
     // Only now that it has committed: a request reloading the state earlier would cache the old stamp.
     await deps.sessionState.invalidateUser(userId);
     await deps.sessions.announceRevoked(userId, others, reason);
-    await notifyTwoFactor(deps, { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture }, { kind: change.result === 'MfaBound' ? 'enabled' : 'disabled', method: METHOD_NAMES[change.method] });
+    await notifyTwoFactor(deps, { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture, request: ctx }, { kind: change.result === 'MfaBound' ? 'enabled' : 'disabled', method: METHOD_NAMES[change.method] });
     deps.logger.info(change.result === 'MfaBound' ? 'second factor enabled' : 'second factor disabled', { userId: String(userId), method: METHOD_NAMES[change.method], otherSessionsEnded: others.length });
     return { codes: made };
   }
@@ -341,7 +341,7 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
         await tx.insert(auditEntries).values(auditRow(deps.ids, { action: 'RecoveryCodesGenerated', tenantId: ctx.auth.tenantId, userId, targetType: 'User', targetId: String(userId), detail: { count: made.length }, ip: ctx.ip, traceId: ctx.traceId, at: clock.now() }));
         return made;
       });
-      await notifyTwoFactor(deps, { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture }, { kind: 'regenerated' });
+      await notifyTwoFactor(deps, { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture, request: ctx }, { kind: 'regenerated' });
       return { recoveryCodes };
     },
   };
