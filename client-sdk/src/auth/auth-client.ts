@@ -1,5 +1,6 @@
 import { createRestClient, type OutputOf, type RestClient, type RestClientOptions } from '../rest-client.js';
 import { createAuthenticatedFetch } from './authenticated-fetch.js';
+import { createCodeLoginFlow, type EmailCodeLoginInput, type PhoneCodeLoginInput } from './code-login-flow.js';
 import { createLoginFlow, type LoginInput, type LoginResult } from './login-flow.js';
 import type { LockDetail } from './response-outcome.js';
 import type { LoggedOutEvent } from './session-ended-error.js';
@@ -73,6 +74,7 @@ export function createAuthClient(options: AuthClientOptions) {
   const authFetch = createAuthenticatedFetch({ fetch: throttled, store, refresher, onLocked: safely(options.onLocked) });
   const rest: RestClient = createRestClient({ ...options, fetch: authFetch });
   const loginFlow = createLoginFlow(createRestClient({ ...options, fetch: throttled }), store);
+  const codeLogin = createCodeLoginFlow(createRestClient({ ...options, fetch: throttled }), store);
 
   /**
    * Deactivation and deletion end this session on the server too: once the server confirms,
@@ -95,6 +97,15 @@ export function createAuthClient(options: AuthClientOptions) {
 
     /** Password login; a second factor answers a challenge to `continue`. Tokens are stored on success. */
     login: (input: LoginInput): Promise<LoginResult> => loginFlow.login(input),
+
+    /** Sends an e-mail sign-in code; then `emailLogin` with it. */
+    sendEmailLoginCode: (email: string): Promise<void> => codeLogin.sendEmailCode(email),
+    /** Signs in with an e-mail code; a second factor answers a challenge to `continue`. Tokens are stored on success. */
+    emailLogin: (input: EmailCodeLoginInput): Promise<LoginResult> => codeLogin.emailLogin(input),
+    /** Sends a sign-in code by text; then `phoneLogin` with it. */
+    sendPhoneLoginCode: (phone: string): Promise<void> => codeLogin.sendPhoneCode(phone),
+    /** Signs in with a phone code; a second factor answers a challenge to `continue`. Tokens are stored on success. */
+    phoneLogin: (input: PhoneCodeLoginInput): Promise<LoginResult> => codeLogin.phoneLogin(input),
 
     /**
      * Ends the session on the server, then clears the tokens even if that call failed (the user
