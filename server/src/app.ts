@@ -16,6 +16,7 @@ import { buildOpenApiDocument } from './routes/openapi.js';
 import { createRestFacade } from './routes/rest.js';
 import { buildRouteTable, type RouteEntry } from './routes/table.js';
 import { GUARD } from './rpc/trpc.js';
+import { passesThrough } from './rpc/trpc-internals.js';
 import { createOpenApiGate, signedRequestOf } from './modules/openapi/gate.js';
 import { createOAuthWeb } from './modules/oauth/web.js';
 import { mountOperatorSwitch } from './modules/maintenance/operator-route.js';
@@ -47,10 +48,9 @@ async function withTrpcEnvelope(c: Context<HonoEnv>, deps: AppDeps, response: Re
  * a procedure built on the wrong base would otherwise be open to anyone. Checked at start-up.
  */
 function assertGuarded(router: AnyRouter, table: RouteEntry[]): void {
-  const procedures = router._def.procedures as Record<string, { _def: { middlewares: Array<Record<symbol, unknown>> } }>;
   for (const entry of table) {
     if (entry.meta.auth === 'anonymous') continue;
-    if (!procedures[entry.key]!._def.middlewares.some((m) => m[GUARD])) {
+    if (!passesThrough(router, entry.key, GUARD)) {
       throw new Error(`${entry.key} is not anonymous but does not pass through the authentication guard (use authedProcedure)`);
     }
   }

@@ -3,7 +3,7 @@ import { errorToEnvelope } from '../errors/to-envelope.js';
 import { trpcCodeOf } from '../errors/trpc-codes.js';
 import { toWire } from '../http/serialize.js';
 import type { RequestContext } from './context.js';
-import { TRPC_ONLY } from './execute.js';
+import { markMiddleware, TRPC_ONLY } from './trpc-internals.js';
 import { authenticateToken, bearerToken, enforceLock, enforceTenant, requirePermission } from '../modules/auth/session-gate.js';
 
 /** Marks the guard middleware, so the route table can prove every non-anonymous procedure has it. */
@@ -69,7 +69,7 @@ const guard = t.middleware(async ({ ctx, meta, next }) => {
   return next({ ctx: { auth } });
 });
 // Marked so the route table can prove every non-anonymous procedure passes through it.
-for (const fn of (guard as unknown as { _middlewares: object[] })._middlewares) Object.assign(fn, { [GUARD]: true });
+markMiddleware(guard, GUARD);
 
 /** Requires a valid session (and, with `meta({ permission })`, that permission). */
 export const authedProcedure = baseProcedure.meta({ auth: 'user' }).use(guard);
