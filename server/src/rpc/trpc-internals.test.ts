@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { appError } from '../errors/app-error.js';
 import { commonErrors } from '../errors/common.js';
-import { createExecutor } from './trpc-internals.js';
-import { baseProcedure, createCallerFactory, middleware, router } from './trpc.js';
+import { createExecutor, listProcedures, passesThrough } from './trpc-internals.js';
+import { authedProcedure, baseProcedure, createCallerFactory, GUARD, middleware, publicProcedure, router } from './trpc.js';
 
 /** Same calls through tRPC's caller and through the REST executor must agree exactly. */
 const addUser = middleware(({ next }) => next({ ctx: { user: 'alice' } }));
@@ -112,6 +112,30 @@ describe('REST executor parity with tRPC', () => {
 });
 
 describe('tRPC internals', () => {
+  const api = router({
+    S: router({
+      Guarded: authedProcedure.meta({ permission: 'p' }).input(z.object({ a: z.string() })).query(() => 1),
+      Open: publicProcedure.mutation(() => 1),
+      Unguarded: baseProcedure.query(() => 1),
+    }),
+  });
+
+  it('lists every procedure with its type, meta and schemas', () => {
+    const listed = listProcedures(api);
+    expect(listed.map((p) => [p.key, p.type, p.meta?.auth, p.inputs.length])).toEqual([
+      ['S.Guarded', 'query', 'user', 1],
+      ['S.Open', 'mutation', 'anonymous', 0],
+      ['S.Unguarded', 'query', 'user', 0],
+    ]);
+    expect(listed[0]!.meta?.permission).toBe('p');
+  });
+
+  it('tells which procedures pass through the guard', () => {
+    expect(passesThrough(api, 'S.Guarded', GUARD)).toBe(true);
+    expect(passesThrough(api, 'S.Open', GUARD)).toBe(false);
+    expect(passesThrough(api, 'S.Unguarded', GUARD)).toBe(false);
+  });
+
   const root = fileURLToPath(new URL('../../../', import.meta.url));
   const adapter = 'server/src/rpc/trpc-internals.ts';
   // The underscored members of tRPC's objects, as whole identifiers (`token_type` is not one).
