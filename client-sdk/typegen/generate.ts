@@ -23,13 +23,67 @@ const alias = (name: string) => {
   if (!declaration) throw new Error(`${name} missing in ${source}`);
   return { type: checker.getTypeAtLocation(declaration.name), at: declaration };
 };
-const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
-
-/** tRPC's serialized form of a record type is the record itself (no Date or Map inside). */
-function plain(text: string, where: string): string {
-  const out = text.replace(/import\("[^"]*@trpc\/server[^"]*"\)\.\w+<(Record<string, unknown>), string>/g, '$1');
-  if (out.includes('import(')) throw new Error(`${where}: a type refers to a module the SDK cannot import: ${out.slice(out.indexOf('import('), out.indexOf('import(') + 160)}`);
-  return out;
+/**
+ * Prints a type as TypeScript text in a canonical form: properties and union members sorted, so
+ * the file does not change with the compiler's internal order (typeToString follows it). A type
+ * met again inside itself (a tree's children) is printed `unknown`; a type that would need an
+ * import fails the generation rather than reaching the SDK.
+ */
+function printer(at: ts.Node, where: string) {
+  const stack: ts.Type[] = [];
+  const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
+  const wrap = (text: string) => (/[|&]/.test(text) ? `(${text})` : text);
+  const print = (type: ts.Type): string => {
+    const f = type.flags;
+    if (f & ts.TypeFlags.Any) return 'any';
+    if (f & ts.TypeFlags.Unknown) return 'unknown';
+    if (f & ts.TypeFlags.String) return 'string';
+    if (f & ts.TypeFlags.Number) return 'number';
+    if (f & ts.TypeFlags.Boolean) return 'boolean';
+    if (f & ts.TypeFlags.BigInt) return 'bigint';
+    if (f & ts.TypeFlags.Void) return 'void';
+    if (f & ts.TypeFlags.Undefined) return 'undefined';
+    if (f & ts.TypeFlags.Null) return 'null';
+    if (f & ts.TypeFlags.Never) return 'never';
+    if (type.isStringLiteral()) return `'${type.value.replace(/[\\']/g, '\\$&')}'`;
+    if (type.isNumberLiteral()) return String(type.value);
+    if (f & ts.TypeFlags.BooleanLiteral) return checker.typeToString(type);
+    if (stack.includes(type)) return 'unknown';
+    stack.push(type);
+    try {
+      if (type.isUnion()) {
+        const members = [...new Set(type.types.map(print))];
+        if (members.includes('true') && members.includes('false')) members.splice(members.indexOf('true'), 1, 'boolean'), members.splice(members.indexOf('false'), 1);
+        return members.sort().join(' | ');
+      }
+      if (type.isIntersection()) return type.types.map((t) => wrap(print(t))).sort().join(' & ');
+      if (checker.isArrayType(type)) return `${wrap(print(checker.getTypeArguments(type as ts.TypeReference)[0]!))}[]`;
+      if (checker.isTupleType(type)) return `[${checker.getTypeArguments(type as ts.TypeReference).map(print).join(', ')}]`;
+      if (f & ts.TypeFlags.Object) {
+        // Inputs may take a Date (the wire form is its ISO text): the global type, not its members.
+        if (type.getSymbol()?.name === 'Date') return 'Date';
+        if (type.getCallSignatures().length || type.getConstructSignatures().length) throw new Error('a function type');
+        const parts: string[] = [];
+        for (const info of checker.getIndexInfosOfType(type)) parts.push(`[key: ${print(info.keyType)}]: ${print(info.type)}`);
+        const properties = [...type.getProperties()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        for (const p of properties) {
+          const optional = (p.flags & ts.SymbolFlags.Optional) !== 0;
+          parts.push(`${key(p.name)}${optional ? '?' : ''}: ${print(checker.getTypeOfSymbolAtLocation(p, at))}`);
+        }
+        return parts.length ? `{ ${parts.join('; ')} }` : '{}';
+      }
+      throw new Error(`a type the printer does not know (${checker.typeToString(type)})`);
+    } finally {
+      stack.pop();
+    }
+  };
+  return (type: ts.Type): string => {
+    try {
+      return print(type);
+    } catch (error) {
+      throw new Error(`${where}: ${(error as Error).message}`);
+    }
+  };
 }
 
 const router = alias('Router');
@@ -48,8 +102,8 @@ for (const service of outputs.type.getProperties().map((s) => s.name).sort()) {
   for (const procedure of member(outputs, service).type.getProperties().map((s) => s.name).sort()) {
     const kind = member(routerService, procedure).type.getSymbol()?.name;
     if (kind !== 'QueryProcedure' && kind !== 'MutationProcedure') throw new Error(`${service}.${procedure}: ${kind} is neither a query nor a mutation`);
-    const input = plain(checker.typeToString(member(member(inputs, service), procedure).type, inputs.at, FLAGS), `${service}.${procedure} input`);
-    const output = plain(checker.typeToString(member(member(outputs, service), procedure).type, outputs.at, FLAGS), `${service}.${procedure} output`);
+    const input = printer(inputs.at, `${service}.${procedure} input`)(member(member(inputs, service), procedure).type);
+    const output = printer(outputs.at, `${service}.${procedure} output`)(member(member(outputs, service), procedure).type);
     procedures.push(`    ${procedure}: TRPC${kind}<{ input: ${input}; output: ${output}; meta: object }>;`);
   }
   services.push(`  ${service}: {\n${procedures.join('\n')}\n  };`);
