@@ -306,6 +306,21 @@ export const routes = {
     "path": "/api/Profile/ChangePassword",
     "binding": "body"
   },
+  "ProfileAppService.ChangeUserNameAsync": {
+    "method": "POST",
+    "path": "/api/Profile/ChangeUserName",
+    "binding": "body"
+  },
+  "ProfileAppService.ConfirmChangeEmailAsync": {
+    "method": "POST",
+    "path": "/api/Profile/ConfirmChangeEmail",
+    "binding": "body"
+  },
+  "ProfileAppService.ConfirmChangePhoneAsync": {
+    "method": "POST",
+    "path": "/api/Profile/ConfirmChangePhone",
+    "binding": "body"
+  },
   "ProfileAppService.DeactivateAccountAsync": {
     "method": "POST",
     "path": "/api/Profile/DeactivateAccount",
@@ -314,6 +329,16 @@ export const routes = {
   "ProfileAppService.DeleteAccountAsync": {
     "method": "POST",
     "path": "/api/Profile/DeleteAccount",
+    "binding": "body"
+  },
+  "ProfileAppService.GetProfileAsync": {
+    "method": "GET",
+    "path": "/api/Profile/Profile",
+    "binding": "none"
+  },
+  "ProfileAppService.UpdateProfileAsync": {
+    "method": "PUT",
+    "path": "/api/Profile/Profile",
     "binding": "body"
   },
   "ProfileAppService.RevokeOtherSessionsAsync": {
@@ -331,10 +356,40 @@ export const routes = {
     "path": "/api/Profile/RotateApiCredentialSecret",
     "binding": "body"
   },
+  "ProfileAppService.SendChangeEmailCodeAsync": {
+    "method": "POST",
+    "path": "/api/Profile/SendChangeEmailCode",
+    "binding": "body"
+  },
+  "ProfileAppService.SendChangePhoneCodeAsync": {
+    "method": "POST",
+    "path": "/api/Profile/SendChangePhoneCode",
+    "binding": "body"
+  },
+  "ProfileAppService.SendEmailVerifyCodeAsync": {
+    "method": "POST",
+    "path": "/api/Profile/SendEmailVerifyCode",
+    "binding": "none"
+  },
+  "ProfileAppService.SendPhoneVerifyCodeAsync": {
+    "method": "POST",
+    "path": "/api/Profile/SendPhoneVerifyCode",
+    "binding": "none"
+  },
   "ProfileAppService.GetSessionsAsync": {
     "method": "GET",
     "path": "/api/Profile/Sessions",
     "binding": "none"
+  },
+  "ProfileAppService.VerifyEmailAsync": {
+    "method": "POST",
+    "path": "/api/Profile/VerifyEmail",
+    "binding": "body"
+  },
+  "ProfileAppService.VerifyPhoneAsync": {
+    "method": "POST",
+    "path": "/api/Profile/VerifyPhone",
+    "binding": "body"
   },
   "RoleAppService.BatchUpdateRolePermissionsAsync": {
     "method": "POST",
