@@ -281,6 +281,11 @@ export const routes = {
     "path": "/api/PositionQuery/PositionPage",
     "binding": "body"
   },
+  "ProfileAppService.GetActivityAsync": {
+    "method": "GET",
+    "path": "/api/Profile/Activity",
+    "binding": "none"
+  },
   "ProfileAppService.DeleteApiCredentialAsync": {
     "method": "DELETE",
     "path": "/api/Profile/ApiCredential",
@@ -329,6 +334,26 @@ export const routes = {
   "ProfileAppService.DeleteAccountAsync": {
     "method": "POST",
     "path": "/api/Profile/DeleteAccount",
+    "binding": "body"
+  },
+  "ProfileAppService.GetLinkedAccountsAsync": {
+    "method": "GET",
+    "path": "/api/Profile/LinkedAccounts",
+    "binding": "none"
+  },
+  "ProfileAppService.GetLoginLogsAsync": {
+    "method": "GET",
+    "path": "/api/Profile/LoginLogs",
+    "binding": "query"
+  },
+  "ProfileAppService.GetNotificationPreferenceAsync": {
+    "method": "GET",
+    "path": "/api/Profile/NotificationPreference",
+    "binding": "none"
+  },
+  "ProfileAppService.UpdateNotificationPreferenceAsync": {
+    "method": "PUT",
+    "path": "/api/Profile/NotificationPreference",
     "binding": "body"
   },
   "ProfileAppService.GetProfileAsync": {
@@ -380,6 +405,11 @@ export const routes = {
     "method": "GET",
     "path": "/api/Profile/Sessions",
     "binding": "none"
+  },
+  "ProfileAppService.UnlinkAccountAsync": {
+    "method": "POST",
+    "path": "/api/Profile/UnlinkAccount",
+    "binding": "body"
   },
   "ProfileAppService.VerifyEmailAsync": {
     "method": "POST",

@@ -6,6 +6,10 @@ import { ownSession, passwordConfirmation, revokedCount, revokeSessionRequest } 
 import { listOwnSessions, revokeOtherSessions, revokeOwnSession } from './sessions.js';
 import { profileInfo } from './profile-info.js';
 import { contacts } from './contacts.js';
+import { history } from './history.js';
+import { activityOut, loginLogsRequest, ownLoginLogPage } from './history-schemas.js';
+import { links } from './links.js';
+import { linkedAccount, notificationPreference, unlinkRequest, updateNotificationPreference } from './links-schemas.js';
 import { codeSent, contactCodeRequest, sendChangeEmailCodeRequest, sendChangePhoneCodeRequest } from './contact-schemas.js';
 import { changeUserNameRequest, profileOut, updateProfileRequest } from './profile-schemas.js';
 import { createCredentialRequest, credentialIdRequest, credentialItem, credentialQueryId, credentialStatusRequest, issuedCredential } from '../credentials/schemas.js';
@@ -99,6 +103,49 @@ export const profileRouter = router({
     .meta({ summary: 'Marks the current phone number verified with its code (what phone login and the phone second factor need)', description: 'A number verified on another account is refused (422). Audited as PhoneVerified.' })
     .input(contactCodeRequest)
     .mutation(({ ctx, input }) => contacts(ctx.deps).verify(ctx, 'phone', input.code)),
+
+  // The caller's history (profile/history.ts).
+  GetLoginLogsAsync: authedProcedure
+    .meta({ summary: "The caller's login log, newest first (`?page=1&pageSize=10`; page 1 to 10000, pageSize 1 to 50)", description: 'Rows of every context the user signed in to; `loginResult` by name.' })
+    .input(loginLogsRequest)
+    .output(ownLoginLogPage)
+    .query(({ ctx, input }) => history(ctx.deps).loginLogs(ctx.auth.userId, input)),
+
+  GetActivityAsync: authedProcedure
+    .meta({
+      summary: "The caller's activity: today, this week and this month (UTC), last sign-in, access and operation, and a sparse daily trend over 371 days",
+      description: 'loginCount: successful sign-ins; accessCount: login-log events; operationCount: audited changes made by the user; onlineTime (seconds) and onlineMinutes: session time from sign-in to the last activity.',
+    })
+    .output(activityOut)
+    .query(({ ctx }) => history(ctx.deps).activity(ctx.auth.userId)),
+
+  // Linked external accounts and notification switches (profile/links.ts).
+  GetLinkedAccountsAsync: authedProcedure
+    .meta({ summary: "The caller's linked external accounts" })
+    .output(z.array(linkedAccount))
+    .query(({ ctx }) => links(ctx.deps).linked(ctx.auth.userId)),
+
+  UnlinkAccountAsync: authedProcedure
+    .meta({
+      summary: 'Unlinks the external account of a provider (case-insensitive)',
+      description: 'Refused (422) when it would leave no way to sign in: no other linked account, no real e-mail address (not the placeholder of accounts an external login created) and no verified phone with phone login on. Unknown provider: 422. Audited as ExternalLoginUnlinked.',
+    })
+    .input(unlinkRequest)
+    .mutation(({ ctx, input }) => links(ctx.deps).unlink(ctx, input.provider)),
+
+  GetNotificationPreferenceAsync: authedProcedure
+    .meta({ summary: "The caller's notification switches per channel and type (the original's defaults until saved)" })
+    .output(notificationPreference)
+    .query(({ ctx }) => links(ctx.deps).preference(ctx.auth.userId)),
+
+  UpdateNotificationPreferenceAsync: authedProcedure
+    .meta({
+      summary: 'Sets notification switches; an absent one keeps its value; answers all of them',
+      description: 'Security notices honour channelInApp, channelEmail and typeSecurity, except the ones that always go out: the forced password change, and a changed password, e-mail address or phone number. Audited as NotificationPreferenceChanged (the switches that changed).',
+    })
+    .input(updateNotificationPreference)
+    .output(notificationPreference)
+    .mutation(({ ctx, input }) => links(ctx.deps).updatePreference(ctx, input)),
 
   // API credentials for signed server-to-server calls (modules/credentials).
   GetApiCredentialsAsync: authedProcedure
