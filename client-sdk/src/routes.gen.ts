@@ -745,6 +745,16 @@ export const routes = {
     "method": "GET",
     "path": "/api/UserSessionQuery/UserSessions",
     "binding": "query"
+  },
+  "UserSettingAppService.SaveAsync": {
+    "method": "POST",
+    "path": "/api/UserSetting/Save",
+    "binding": "body"
+  },
+  "UserSettingQueryService.GetAsync": {
+    "method": "GET",
+    "path": "/api/UserSettingQuery/Get",
+    "binding": "query"
   }
 } as const;
 
