@@ -1,6 +1,7 @@
 import { createRestClient, type OutputOf, type RestClient, type RestClientOptions } from '../rest-client.js';
 import { createAuthenticatedFetch } from './authenticated-fetch.js';
 import { createLoginFlow, type LoginInput, type LoginResult } from './login-flow.js';
+import { createProfileApi } from './profile-api.js';
 import type { LockDetail } from './response-outcome.js';
 import type { LoggedOutEvent } from './session-ended-error.js';
 import { withThrottleRetry, type Sleep } from './throttle-retry.js';
@@ -152,6 +153,9 @@ export function createAuthClient(options: AuthClientOptions) {
 
     /** Deletes the account (password confirmed). Every session ends, so the tokens are cleared. */
     deleteAccount: (password: string): Promise<void> => endAccount('ProfileAppService.DeleteAccountAsync', password),
+
+    /** Profile, contacts, history, linked accounts, notification switches and UI settings (profile-api.ts). */
+    profile: createProfileApi(rest),
 
     /**
      * Refreshes now (joining a refresh already running). Null when signed out; rejects with
