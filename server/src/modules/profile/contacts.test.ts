@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, users } from '../../../../db/schema/index.js';
+import { ManualClock } from '../../infra/clock.js';
 import { createTestUser, watchCodes } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { client, codeIn, mailsTo } from '../auth/self-service-test-kit.js';
@@ -290,5 +291,29 @@ describe('phone', () => {
     const codeB = await lastCode(number);
     const results = await Promise.all([a.call('POST', 'VerifyPhone', { code: codeA }), b.call('POST', 'VerifyPhone', { code: codeB })]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
+  });
+});
+
+describe('the bar ends after 10 minutes (moved clock)', () => {
+  let frozen: TestServer;
+  const clock = new ManualClock(Date.now());
+  beforeAll(async () => {
+    frozen = await startSessionServer({ clock, config: { App: { TrustForwardedHeaders: true } } });
+  });
+  afterAll(() => frozen.close());
+
+  it('refuses for 10 minutes after the fifth wrong code, then sends and confirms again', async () => {
+    const { user, tokens } = await signedInOn(frozen, ['laptop'], { emailVerified: false });
+    const call = profileCall(frozen, tokens.laptop!);
+    for (let i = 0; i < 5; i++) expect((await call('POST', 'VerifyEmail', { code: '000000' }, client())).status).toBe(422);
+    const barred = await call('POST', 'SendEmailVerifyCode', undefined, client());
+    expect(barred.status).toBe(429);
+    expect(Number(barred.headers.get('retry-after'))).toBe(600);
+    clock.advance(9 * 60_000);
+    expect((await call('POST', 'VerifyEmail', { code: '000000' }, client())).status).toBe(429);
+    clock.advance(60_000 + 1000);
+    expect((await call('POST', 'SendEmailVerifyCode', undefined, client())).status).toBe(200);
+    const mail = (await mailsTo(frozen, user.email!, 'contact-code')).at(-1)!;
+    expect((await call('POST', 'VerifyEmail', { code: codeIn(mail.text) }, client())).status).toBe(200);
   });
 });
