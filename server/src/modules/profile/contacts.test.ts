@@ -46,7 +46,7 @@ const fresh = (tag: string) => `${tag}.${deps().ids.next()}@example.test`;
 
 describe('ChangeEmail', () => {
   it('sends a code to the new address and sets it, verified, on confirmation; audited; both addresses told', async () => {
-    const { user, call } = await signedIn({ emailVerified: false });
+    const { user, call, token } = await signedIn({ emailVerified: false });
     const next = fresh('new');
     const sent = await call('POST', 'SendChangeEmailCode', { newEmail: next, password: user.password });
     expect(sent.status).toBe(200);
@@ -60,6 +60,7 @@ describe('ChangeEmail', () => {
     expect(done.status).toBe(200);
     expect(await rowOf(user.id)).toMatchObject({ email: next, emailVerified: true });
     expect((await call('GET', 'Profile')).body.data).toMatchObject({ email: next, emailVerified: true });
+    expect((await server.json('/api/Auth/UserInfo', { headers: { authorization: `Bearer ${token}` } })).body.data).toMatchObject({ email: next });
     expect(await auditOf(user.id, 'EmailChanged')).toEqual([expect.objectContaining({ actorUserId: user.id, detail: { from: user.email, to: next } })]);
     expect((await mailsTo(server, user.email!, 'security-alert')).map((m) => m.subject)).toContain('Your e-mail address was changed');
     expect((await mailsTo(server, next, 'security-alert')).map((m) => m.subject)).toContain('Your e-mail address was changed');

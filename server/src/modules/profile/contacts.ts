@@ -40,7 +40,7 @@ import { profileSelfErrors } from './self-service-errors.js';
  */
 
 type Ctx = RequestContext & { auth: AuthContext };
-export type ContactDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'codes' | 'messages' | 'logger'>;
+export type ContactDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'codes' | 'messages' | 'logger' | 'sessionState'>;
 
 type Kind = 'email' | 'phone';
 type Step = 'change' | 'verify';
@@ -166,6 +166,8 @@ export function createContacts(deps: ContactDeps) {
         if (postgresErrorCode(error) === UNIQUE_VIOLATION) throw appError(profileSelfErrors.EMAIL_TAKEN);
         throw error;
       }
+      // Sessions cache the contacts (the user info): drop them once committed.
+      await deps.sessionState.invalidateUser(userId);
       // The former address hears of the change too: it is where a takeover would show.
       await notifySecurity(deps, { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture, kind: kind === 'email' ? 'emailChanged' : 'phoneChanged', alsoTo: kind === 'email' ? before.email : null });
       deps.logger.info(`${kind} changed`, { userId: String(userId) });

@@ -69,7 +69,7 @@ describe('GET /api/Profile/Profile', () => {
 
 describe('PUT /api/Profile/Profile', () => {
   it('writes the given fields, keeps absent ones, clears null or empty ones, audits the names', async () => {
-    const { user, call } = await signedIn();
+    const { user, call, token } = await signedIn();
     const first = await call('PUT', 'Profile', { nickName: ' Nick ', realName: 'Real Name', avatar: 'https://cdn.example.test/a.png', gender: 2, birthday: '1990-05-17', country: 'CN', remark: 'hello' });
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ nickName: 'Nick', realName: 'Real Name', avatar: 'https://cdn.example.test/a.png', gender: 2, birthday: '1990-05-17', country: 'CN', remark: 'hello' });
@@ -79,6 +79,8 @@ describe('PUT /api/Profile/Profile', () => {
     expect(second.body.data).not.toHaveProperty('nickName');
     expect(second.body.data).not.toHaveProperty('remark');
     expect((await call('GET', 'Profile')).body.data).toMatchObject({ realName: 'Real Name', country: 'CN' });
+    // The session's cached copy follows (the user info reads it).
+    expect((await server.json('/api/Auth/UserInfo', { headers: { authorization: `Bearer ${token}` } })).body.data).toMatchObject({ realName: 'Real Name', avatar: '/uploads/avatar/1.png' });
     const [row] = await deps().db.select({ nickName: users.nickName, remark: users.remark }).from(users).where(eq(users.id, user.id));
     expect(row).toEqual({ nickName: null, remark: null });
     const audits = await auditOf(user.id, 'ProfileUpdated');
@@ -132,12 +134,13 @@ describe('PUT /api/Profile/Profile', () => {
 
 describe('POST /api/Profile/ChangeUserName', () => {
   it('changes the name (password checked), audits, notifies; the new name signs in', async () => {
-    const { user, call } = await signedIn();
+    const { user, call, token } = await signedIn();
     const name = `renamed_${user.id}`.slice(0, 30);
     const res = await call('POST', 'ChangeUserName', { userName: name, password: user.password });
     expect(res.status).toBe(200);
     const profile = (await call('GET', 'Profile')).body.data;
     expect(profile).toMatchObject({ userName: name, canChangeUserName: false });
+    expect((await server.json('/api/Auth/UserInfo', { headers: { authorization: `Bearer ${token}` } })).body.data).toMatchObject({ userName: name });
     expect(profile.lastUserNameChangeTime).toBeTruthy();
     expect(await auditOf(user.id, 'UserNameChanged')).toEqual([expect.objectContaining({ actorUserId: user.id, detail: { from: user.userName, to: name } })]);
     const notes = await deps().db.select().from(notifications).where(eq(notifications.userId, user.id));

@@ -27,7 +27,7 @@ import type { z } from 'zod';
  */
 
 type Ctx = RequestContext & { auth: AuthContext };
-export type ProfileInfoDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger'>;
+export type ProfileInfoDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'sessionState'>;
 
 const USER_NAME = /^[A-Za-z0-9_]{3,30}$/;
 export const USER_NAME_INTERVAL_DAYS = 90;
@@ -102,6 +102,8 @@ export function createProfileInfo(deps: ProfileInfoDeps) {
             .where(eq(users.id, userId));
           await auditChange(tx, deps, actorOf(ctx), 'ProfileUpdated', { type: 'User', id: userId, userId }, { fields });
         });
+        // Sessions cache the names and avatar (the lock detail, the user info): drop them once committed.
+        await deps.sessionState.invalidateUser(userId);
       }
       return get(ctx.auth.userId);
     },
@@ -144,6 +146,7 @@ export function createProfileInfo(deps: ProfileInfoDeps) {
         if (postgresErrorCode(error) === UNIQUE_VIOLATION) throw appError(profileSelfErrors.USER_NAME_TAKEN);
         throw error;
       }
+      await deps.sessionState.invalidateUser(userId);
       await notifySecurity(deps, { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture, kind: 'userNameChanged' });
       deps.logger.info('user name changed', { userId: String(userId) });
     },
