@@ -206,3 +206,22 @@ async function authHeaders() {
   const { token } = await signedIn();
   return { authorization: `Bearer ${token}` };
 }
+
+describe('every self-service route needs a session', () => {
+  it('answers 401 without a token and 405 for the wrong method', async () => {
+    const routes: Array<[string, string]> = [
+      ['GET', 'Profile/Profile'], ['PUT', 'Profile/Profile'], ['POST', 'Profile/ChangeUserName'],
+      ['POST', 'Profile/SendChangeEmailCode'], ['POST', 'Profile/ConfirmChangeEmail'], ['POST', 'Profile/SendChangePhoneCode'], ['POST', 'Profile/ConfirmChangePhone'],
+      ['POST', 'Profile/SendEmailVerifyCode'], ['POST', 'Profile/VerifyEmail'], ['POST', 'Profile/SendPhoneVerifyCode'], ['POST', 'Profile/VerifyPhone'],
+      ['GET', 'Profile/LoginLogs'], ['GET', 'Profile/Activity'], ['GET', 'Profile/LinkedAccounts'], ['POST', 'Profile/UnlinkAccount'],
+      ['GET', 'Profile/NotificationPreference'], ['PUT', 'Profile/NotificationPreference'], ['POST', 'UserSetting/Save'], ['GET', 'UserSettingQuery/Get'],
+    ];
+    const { token } = await signedIn();
+    for (const [method, path] of routes) {
+      const res = await server.json(`/api/${path}`, { method, ...(method === 'GET' ? {} : { json: {} }) });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      const wrong = await server.json(`/api/${path}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+      expect(wrong.status, `DELETE ${path}`).toBe(405);
+    }
+  });
+});
