@@ -2,8 +2,11 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { CodeService } from '../verification/codes.js';
+import type { LoginService } from './login-service.js';
+import type { SessionService } from './session-service.js';
 import { appError, type ErrorDefinition } from '../../errors/app-error.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { checkSendLimits, throwIfThrottled } from './send-limits.js';
 import { CODE_TTL_MS, type CodePurpose } from '../verification/codes.js';
@@ -14,7 +17,7 @@ import { accountColumns, findAccount, findAccountById, type LoginAccount } from 
 import { loginCodeMessage, sendOrUndo } from './self-service-mail.js';
 import { selfServiceErrors } from './self-service-errors.js';
 import type { CodeLoginChallenge, CodeLoginRequest } from './self-service-schemas.js';
-import { sendTimingOf, type SendKind } from './send-timing.js';
+import type { SendKind, SendTiming } from './send-timing.js';
 import type { LoginToken } from './tokens.js';
 import { availableMethods, normalizeLoginName, type TwoFactorMethodName } from './two-factor.js';
 import { notDeleted } from '../../infra/db/predicates.js';
@@ -45,7 +48,7 @@ interface ChannelRules {
   purpose: CodePurpose;
   /** The login method recorded on the session and in the login log. */
   method: string;
-  enabled(deps: AppDeps): boolean;
+  enabled(deps: Pick<AppDeps, 'config'>): boolean;
   disabled: ErrorDefinition;
 }
 
@@ -105,11 +108,18 @@ function assertCanLogIn(deps: Pick<AppDeps, 'clock'>, account: NonNullable<Login
 
 export { throwIfThrottled };
 
-export function createCodeLogin(deps: AppDeps) {
+type CodeLoginDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'config' | 'logger' | 'messages' | 'events' | 'store'> & {
+  codes: CodeService;
+  login: LoginService;
+  sessions: SessionService;
+  sendTiming: SendTiming;
+};
+
+export function createCodeLogin(deps: CodeLoginDeps) {
   const { store, codes, events, config } = deps;
   const auth = config.Saas.Auth;
   const development = config.App.Env === 'development';
-  const timing = sendTimingOf(deps);
+  const timing = deps.sendTiming;
 
   const lookup = (channel: Channel, target: string) => (channel === 'email' ? findAccount(deps, target) : findAccountByPhone(deps, target));
 
@@ -118,7 +128,7 @@ export function createCodeLogin(deps: AppDeps) {
   }
 
   /** A successful first and second factor: failure counts reset, session started. */
-  async function finish(account: NonNullable<LoginAccount>, method: string, loginName: string, facts: RequestFacts, ctx: RequestContext): Promise<LoginToken> {
+  async function finish(account: NonNullable<LoginAccount>, method: string, loginName: string, facts: RequestFacts, ctx: CallContext): Promise<LoginToken> {
     if (account.security.failedLoginAttempts !== 0 || account.security.lockoutEndTime !== null) {
       await deps.db.update(userSecurity).set({ failedLoginAttempts: 0, lockoutEndTime: null }).where(eq(userSecurity.userId, account.user.id));
     }
@@ -129,7 +139,7 @@ export function createCodeLogin(deps: AppDeps) {
    * The first-stage challenge of an account with a second factor. Fails closed when a second
    * factor is on but none can be used, or only the first factor's own channel is left.
    */
-  async function challenge(account: NonNullable<LoginAccount>, ticket: Omit<LoginTicket, 'userId'>, requested: TwoFactorMethodName | undefined, facts: RequestFacts, ctx: RequestContext): Promise<CodeLoginChallenge> {
+  async function challenge(account: NonNullable<LoginAccount>, ticket: Omit<LoginTicket, 'userId'>, requested: TwoFactorMethodName | undefined, facts: RequestFacts, ctx: CallContext): Promise<CodeLoginChallenge> {
     const tfa = twoFactorAccount(account);
     const all = availableMethods(tfa, deps.messages);
     if (all.length === 0) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method: requested ?? '-' } });
@@ -159,7 +169,7 @@ export function createCodeLogin(deps: AppDeps) {
    */
   async function completeTicket(
     input: { twoFactorTicket: string; twoFactorMethod?: TwoFactorMethodName; twoFactorCode?: string; deviceId?: string },
-    ctx: RequestContext,
+    ctx: CallContext,
     expect?: { via: string; loginName: string },
   ): Promise<LoginToken | CodeLoginChallenge> {
     const key = ticketKey(input.twoFactorTicket);
@@ -204,13 +214,13 @@ export function createCodeLogin(deps: AppDeps) {
      * TwoFactorLogin: a later stage on its own. Throttled per client address like the code
      * logins (the ticket is 256 random bits, but each stage costs lookups and may send a code).
      */
-    async twoFactorLogin(input: Parameters<typeof completeTicket>[0], ctx: RequestContext): Promise<LoginToken | CodeLoginChallenge> {
+    async twoFactorLogin(input: Parameters<typeof completeTicket>[0], ctx: CallContext): Promise<LoginToken | CodeLoginChallenge> {
       throwIfThrottled([await hitRateLimit(store, `two-factor-login:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000)], authErrors.TOO_MANY_ATTEMPTS);
       return completeTicket(input, ctx);
     },
 
     /** EmailLoginCode / PhoneLoginCode: sends a code to a usable account; the same answer for any address. */
-    async requestCode(channel: Channel, target: string, ctx: RequestContext): Promise<{ expiresInSeconds: number; debugCode?: string }> {
+    async requestCode(channel: Channel, target: string, ctx: CallContext): Promise<{ expiresInSeconds: number; debugCode?: string }> {
       const rules = CHANNELS[channel];
       if (!rules.enabled(deps)) throw appError(rules.disabled);
       await checkSendLimits(store, 'login-code', channel, target, ctx.ip);
@@ -233,7 +243,7 @@ export function createCodeLogin(deps: AppDeps) {
     },
 
     /** EmailLogin / PhoneLogin: the code (first stage) or the second-factor ticket (later stages). */
-    async login(channel: Channel, target: string, input: CodeLoginRequest, ctx: RequestContext): Promise<LoginToken | CodeLoginChallenge> {
+    async login(channel: Channel, target: string, input: CodeLoginRequest, ctx: CallContext): Promise<LoginToken | CodeLoginChallenge> {
       const rules = CHANNELS[channel];
       if (!rules.enabled(deps)) throw appError(rules.disabled);
       throwIfThrottled([await hitRateLimit(store, `code-login:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000)], authErrors.TOO_MANY_ATTEMPTS);
@@ -266,11 +276,3 @@ export function createCodeLogin(deps: AppDeps) {
 }
 
 export type CodeLogin = ReturnType<typeof createCodeLogin>;
-
-const instances = new WeakMap<AppDeps, CodeLogin>();
-/** The code-login service of a runtime (built once per set of dependencies). */
-export function codeLoginOf(deps: AppDeps): CodeLogin {
-  let service = instances.get(deps);
-  if (!service) instances.set(deps, (service = createCodeLogin(deps)));
-  return service;
-}

@@ -8,7 +8,7 @@ import { writeLoginLog } from './login-log.js';
  * statement itself) and the audit entries the spec names (TenantSwitched, PasswordChanged;
  * TokenRefreshed is written with the refresh).
  */
-export function registerAuthHandlers(deps: AppDeps): void {
+export function registerAuthHandlers(deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'events'>): void {
   const { db, ids, clock, events } = deps;
   const at = () => clock.now();
 

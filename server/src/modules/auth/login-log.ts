@@ -5,7 +5,14 @@ import type { Database, Executor } from '../../infra/db/client.js';
 import { preparedPerDatabase } from '../../infra/db/prepared.js';
 import type { IdGenerator } from '../../infra/ids.js';
 import { parseUserAgent, type UserAgentInfo } from './user-agent.js';
-import type { RequestFacts } from './events.js';
+
+/** Where an authentication event came from: the request facts a login log row keeps. */
+export interface RequestFacts {
+  ip: string;
+  userAgent: string;
+  traceId: string;
+  deviceFingerprint: string | null;
+}
 
 /** The original's LoginResult numbering (ORIGINAL-FACTS §10). */
 export const LoginResult = {

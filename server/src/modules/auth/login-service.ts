@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { CodeService } from '../verification/codes.js';
+import type { SessionService } from './session-service.js';
 import { appError } from '../../errors/app-error.js';
-import type { RequestContext } from '../../rpc/context.js';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../infra/password.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { hitFixedWindow } from '../../stores/rate-limit.js';
 import { notifySecurity } from '../notifications/notify.js';
 import { authErrors } from './errors.js';
@@ -17,7 +19,7 @@ import { availableMethods, createTwoFactor, normalizeLoginName, type TwoFactorAc
 import { findAccount, type LoginAccount } from './account-lookup.js';
 import { recordFailedLogin } from './failed-login.js';
 
-export function requestFacts(ctx: RequestContext, deviceId?: string | null): RequestFacts {
+export function requestFacts(ctx: CallContext, deviceId?: string | null): RequestFacts {
   return { ip: ctx.ip, userAgent: ctx.userAgent, traceId: ctx.traceId, deviceFingerprint: deviceId ?? null };
 }
 
@@ -35,7 +37,13 @@ export function twoFactorAccount(account: NonNullable<LoginAccount>): TwoFactorA
   };
 }
 
-export function createLoginService(deps: AppDeps) {
+type LoginDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'config' | 'events' | 'store' | 'messages' | 'hasher' | 'logger'> & {
+  authz: AuthorizationService;
+  codes: CodeService;
+  sessions: SessionService;
+};
+
+export function createLoginService(deps: LoginDeps) {
   const { db, clock, config, events, store } = deps;
   const auth = config.Saas.Auth;
   const twoFactor = createTwoFactor(deps);
@@ -75,7 +83,7 @@ export function createLoginService(deps: AppDeps) {
   }
 
   /** The second-factor stages; returns a challenge to answer, or undefined when passed. */
-  async function secondFactor(input: LoginRequest, account: NonNullable<LoginAccount>, loginName: string, facts: RequestFacts, ctx: RequestContext): Promise<LoginResponse | undefined> {
+  async function secondFactor(input: LoginRequest, account: NonNullable<LoginAccount>, loginName: string, facts: RequestFacts, ctx: CallContext): Promise<LoginResponse | undefined> {
     if (account.security.twoFactorMethod === 0) return undefined;
     const tfa = twoFactorAccount(account);
     const methods = availableMethods(tfa, deps.messages);
@@ -159,7 +167,7 @@ export function createLoginService(deps: AppDeps) {
     startSession,
 
     /** POST /api/Auth/Login: the whole flow of SPEC "Login flow". */
-    async login(input: LoginRequest | undefined, ctx: RequestContext): Promise<LoginResponse> {
+    async login(input: LoginRequest | undefined, ctx: CallContext): Promise<LoginResponse> {
       // SPEC Errors rule 2: a missing body answers the two-factor-expired message.
       if (!input) throw appError(authErrors.TWO_FACTOR_EXPIRED);
       const loginName = normalizeLoginName(input.username);
@@ -187,7 +195,7 @@ export function createLoginService(deps: AppDeps) {
       // An unknown name does the work of a wrong password, so that the answer time does not tell
       // whether an account exists: the same lookup, an argon2 verification (against a dummy hash),
       // and the same failure statement (counted against no account, its login-log row written).
-      const check = account ? await verifyPassword(account.security.passwordHash, input.password) : { ok: await verifyAgainstDummy(input.password), needsRehash: false };
+      const check = account ? await deps.hasher.verify(account.security.passwordHash, input.password) : { ok: await deps.hasher.verifyAgainstDummy(input.password), needsRehash: false };
       if (!account || !check.ok) {
         await countFailure(account, { loginName, method: 'password', result: 'InvalidCredentials', message: 'Wrong user name or password', facts });
         throw appError(authErrors.INVALID_CREDENTIALS);
@@ -224,7 +232,7 @@ export function createLoginService(deps: AppDeps) {
       if (security.failedLoginAttempts !== 0 || security.lockoutEndTime !== null || check.needsRehash) {
         await db
           .update(userSecurity)
-          .set({ failedLoginAttempts: 0, lockoutEndTime: null, ...(check.needsRehash ? { passwordHash: await hashPassword(input.password) } : {}) })
+          .set({ failedLoginAttempts: 0, lockoutEndTime: null, ...(check.needsRehash ? { passwordHash: await deps.hasher.hash(input.password) } : {}) })
           .where(eq(userSecurity.userId, user.id));
       }
 

@@ -2,9 +2,11 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { auditEntries, passwordHistory, users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { CodeService } from '../verification/codes.js';
+import type { SessionStateService } from './session-state.js';
+import type { SessionService } from './session-service.js';
 import { appError } from '../../errors/app-error.js';
-import { hashPassword } from '../../infra/password.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { auditRow } from '../audit/write.js';
 import { notifySecurity } from '../notifications/notify.js';
@@ -16,7 +18,7 @@ import { requestFacts } from './login-service.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { linkWithToken, resetMessage, sendOrUndo } from './self-service-mail.js';
 import { selfServiceErrors } from './self-service-errors.js';
-import { sendTimingOf, type SendKind } from './send-timing.js';
+import type { SendKind, SendTiming } from './send-timing.js';
 
 /**
  * Password recovery (SPEC "Password recovery"). PasswordResetRequest always answers the same
@@ -45,13 +47,20 @@ interface ResetData {
   stamp: string;
 }
 
-export function createPasswordReset(deps: AppDeps) {
+type PasswordResetDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'config' | 'logger' | 'messages' | 'events' | 'store' | 'hasher'> & {
+  codes: CodeService;
+  sessionState: SessionStateService;
+  sessions: SessionService;
+  sendTiming: SendTiming;
+};
+
+export function createPasswordReset(deps: PasswordResetDeps) {
   const { config, store, db, clock } = deps;
   const auth = config.Saas.Auth;
-  const timing = sendTimingOf(deps);
+  const timing = deps.sendTiming;
 
   return {
-    async request(email: string, ctx: RequestContext): Promise<{ accepted: true }> {
+    async request(email: string, ctx: CallContext): Promise<{ accepted: true }> {
       if (!auth.PasswordResetEnabled) throw appError(selfServiceErrors.PASSWORD_RESET_DISABLED);
       // Both limits are silent: SPEC has this endpoint always answer accepted, and a 429 that only
       // a repeated address draws tells a caller about that address's recent requests. The window
@@ -90,7 +99,7 @@ export function createPasswordReset(deps: AppDeps) {
       return { accepted: true };
     },
 
-    async consume(token: string, newPassword: string, ctx: RequestContext): Promise<{ success: true }> {
+    async consume(token: string, newPassword: string, ctx: CallContext): Promise<{ success: true }> {
       if (!auth.PasswordResetEnabled) throw appError(selfServiceErrors.PASSWORD_RESET_DISABLED);
       throwIfThrottled([await hitRateLimit(store, `pwd-reset:consume:${ctx.ip}`, auth.ThrottlePerIp, 60_000)], authErrors.TOO_MANY_ATTEMPTS);
       const key = resetKey(token);
@@ -103,8 +112,8 @@ export function createPasswordReset(deps: AppDeps) {
       }
       const { user, security } = account;
       const history = await db.select({ hash: passwordHistory.passwordHash }).from(passwordHistory).where(eq(passwordHistory.userId, user.id)).orderBy(desc(passwordHistory.createdTime)).limit(4);
-      await assertPasswordPolicy(newPassword, { userName: user.userName, email: user.email, recentHashes: [security.passwordHash, ...history.map((h) => h.hash)] }, ctx.culture);
-      const newHash = await hashPassword(newPassword);
+      await assertPasswordPolicy(newPassword, { userName: user.userName, email: user.email, hasher: deps.hasher, recentHashes: [security.passwordHash, ...history.map((h) => h.hash)] }, ctx.culture);
+      const newHash = await deps.hasher.hash(newPassword);
       // One use: of any number of parallel consumptions, one takes the token.
       if (!(await store.take(key))) throw appError(selfServiceErrors.RESET_TOKEN_INVALID);
 
@@ -148,11 +157,4 @@ export function createPasswordReset(deps: AppDeps) {
       return { success: true };
     },
   };
-}
-
-const instances = new WeakMap<AppDeps, ReturnType<typeof createPasswordReset>>();
-export function passwordResetOf(deps: AppDeps): ReturnType<typeof createPasswordReset> {
-  let service = instances.get(deps);
-  if (!service) instances.set(deps, (service = createPasswordReset(deps)));
-  return service;
 }

@@ -3,11 +3,13 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { CodeService } from '../verification/codes.js';
+import type { SessionStateService } from './session-state.js';
+import type { SessionService } from './session-service.js';
 import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
 import { postgresErrorCode, UNIQUE_VIOLATION } from '../../infra/db/errors.js';
-import { hashPassword } from '../../infra/password.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { CODE_TTL_MS } from '../verification/codes.js';
 import { createSelfServiceAccount, emailInUse, removeNewAccount, userNameInUse } from './accounts.js';
@@ -19,7 +21,7 @@ import { assertPasswordPolicy } from './password-policy.js';
 import { linkWithToken, sendOrUndo, verificationMessage } from './self-service-mail.js';
 import { selfServiceErrors } from './self-service-errors.js';
 import type { registerRequest, verifyEmailRequest } from './self-service-schemas.js';
-import { sendTimingOf, type SendKind } from './send-timing.js';
+import type { SendKind, SendTiming } from './send-timing.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
@@ -46,24 +48,31 @@ function derivedUserName(email: string): string {
 }
 
 /** Which unique rule a violation broke, by asking again (the drivers name constraints differently). */
-async function duplicateError(deps: AppDeps, tenantId: bigint, email: string, userName: string) {
+async function duplicateError(deps: Pick<AppDeps, 'db'>, tenantId: bigint, email: string, userName: string) {
   if (await emailInUse(deps, email)) return appError(selfServiceErrors.EMAIL_TAKEN);
   if (await userNameInUse(deps, tenantId, userName)) return appError(selfServiceErrors.USERNAME_TAKEN);
   return appError(commonErrors.DUPLICATE);
 }
 
-export function createRegistration(deps: AppDeps) {
+type RegistrationDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'config' | 'logger' | 'messages' | 'events' | 'store' | 'hasher'> & {
+  codes: CodeService;
+  sessionState: SessionStateService;
+  sessions: SessionService;
+  sendTiming: SendTiming;
+};
+
+export function createRegistration(deps: RegistrationDeps) {
   const { config, store, codes } = deps;
   const auth = config.Saas.Auth;
   const development = config.App.Env === 'development';
   const tenantId = () => BigInt(auth.SelfServiceTenantId);
-  const timing = sendTimingOf(deps);
+  const timing = deps.sendTiming;
 
   /**
    * Stores a code and a link for the user and mails both; on a transport failure neither stays
    * usable. Timed (Register's mails too) so that a resend to nobody takes as long.
    */
-  function sendVerification(userId: bigint, email: string, ctx: RequestContext, undoMore?: () => Promise<void>): Promise<string> {
+  function sendVerification(userId: bigint, email: string, ctx: CallContext, undoMore?: () => Promise<void>): Promise<string> {
     return timing.timed(VERIFICATION_SEND, async () => {
       const code = await codes.issue('verify-email', String(userId));
       const token = randomBytes(32).toString('base64url');
@@ -91,7 +100,7 @@ export function createRegistration(deps: AppDeps) {
   }
 
   return {
-    async register(input: z.infer<typeof registerRequest>, ctx: RequestContext) {
+    async register(input: z.infer<typeof registerRequest>, ctx: CallContext) {
       if (!auth.RegistrationEnabled) throw appError(selfServiceErrors.REGISTRATION_DISABLED);
       throwIfThrottled([await hitRateLimit(store, `register:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000)]);
       const domain = config.OAuth.PlaceholderEmailDomain;
@@ -108,7 +117,7 @@ export function createRegistration(deps: AppDeps) {
           email: input.email,
           emailVerified: false,
           isActive: false,
-          passwordHash: await hashPassword(input.password),
+          passwordHash: await deps.hasher.hash(input.password),
           phone: input.phone,
           nickName: input.nickName,
         }));
@@ -129,7 +138,7 @@ export function createRegistration(deps: AppDeps) {
     },
 
     /** VerifyEmail: the link's token, or the address with the mailed code. Each is single use. */
-    async verify(input: z.infer<typeof verifyEmailRequest>, ctx: RequestContext) {
+    async verify(input: z.infer<typeof verifyEmailRequest>, ctx: CallContext) {
       throwIfThrottled([await hitRateLimit(store, `verify-email:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000)], authErrors.TOO_MANY_ATTEMPTS);
       if (input.token) {
         const raw = await store.take(linkKey(input.token));
@@ -146,7 +155,7 @@ export function createRegistration(deps: AppDeps) {
     },
 
     /** ResendEmailVerification: a new code and link for an unverified account; the same answer for any address. */
-    async resend(email: string, ctx: RequestContext) {
+    async resend(email: string, ctx: CallContext) {
       // Silent limits, as for PasswordResetRequest (see there): the answer is always the same, so
       // a 429 drawn only by a recently used address would tell about that address.
       const perClient = await hitRateLimit(store, `verify-email:resend:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000);
@@ -170,11 +179,4 @@ export function createRegistration(deps: AppDeps) {
       return { accepted: true };
     },
   };
-}
-
-const instances = new WeakMap<AppDeps, ReturnType<typeof createRegistration>>();
-export function registrationOf(deps: AppDeps): ReturnType<typeof createRegistration> {
-  let service = instances.get(deps);
-  if (!service) instances.set(deps, (service = createRegistration(deps)));
-  return service;
 }

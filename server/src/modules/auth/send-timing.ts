@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AppDeps } from '../../app-deps.js';
 
 /**
  * Equal answer times for the endpoints that answer the same for any address (EmailLoginCode,
@@ -86,15 +85,4 @@ export function createSendTiming(options: SendTimingOptions): SendTiming {
     imitate: (kind) => timer.sleep(nextWaitMs(kind)),
     nextWaitMs,
   };
-}
-
-const instances = new WeakMap<AppDeps, SendTiming>();
-/** The runtime's timings (one per set of dependencies, shared by every self-service module). */
-export function sendTimingOf(deps: AppDeps): SendTiming {
-  let timing = instances.get(deps);
-  if (!timing) {
-    const capMs = { email: deps.config.Mail.TimeoutSeconds * 1000, sms: deps.config.Sms.TimeoutSeconds * 1000 };
-    instances.set(deps, (timing = createSendTiming({ capMs })));
-  }
-  return timing;
 }

@@ -1,11 +1,12 @@
 import { appError } from '../../errors/app-error.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { Clock } from '../../infra/clock.js';
 import type { RouteMeta } from '../../rpc/meta.js';
 import { isPlatformCode, WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
+import type { AuthorizationService } from '../authz/service.js';
 import { allows, type AuthorizationSnapshot } from '../authz/snapshot.js';
 import { authErrors } from './errors.js';
-import { SessionStatus, type SessionState } from './session-state.js';
-import { asAccessClaims, type AccessClaims } from './tokens.js';
+import { SessionStatus, type SessionState, type SessionStateService } from './session-state.js';
+import { asAccessClaims, type AccessClaims, type TokenService } from './tokens.js';
 
 /** Who is calling, established by the gate for every non-anonymous procedure. */
 export interface AuthContext {
@@ -26,16 +27,22 @@ export function bearerToken(header: string | null | undefined): string | undefin
   return token || undefined;
 }
 
+/** What the gate reads: the request context satisfies it, and so does a hub's connection check. */
+export interface GateContext {
+  deps: { clock: Clock };
+  services: { tokens: TokenService; sessionState: SessionStateService };
+}
+
 /**
  * Verifies the token, then checks through the session-state cache that the session is Active,
  * not deleted and not past its absolute expiry, that the token's JTI is the session's current
  * one, that the user's security stamp has not changed since login, that the user may still log
  * in, and that the session's tenant is available. Throws the matching 401/403.
  */
-export async function authenticateToken(ctx: RequestContext, token: string | undefined): Promise<AuthContext> {
-  const { deps } = ctx;
+export async function authenticateToken(ctx: GateContext, token: string | undefined): Promise<AuthContext> {
+  const { deps, services } = ctx;
   if (!token) throw appError(authErrors.UNAUTHENTICATED);
-  const verified = deps.tokens.verifyAccess(token);
+  const verified = services.tokens.verifyAccess(token);
   if (!verified.ok) {
     if (verified.reason === 'expired') {
       // The original's signal for clients that refresh on it.
@@ -46,7 +53,7 @@ export async function authenticateToken(ctx: RequestContext, token: string | und
   const claims = asAccessClaims(verified.payload);
   if (!claims) throw appError(authErrors.TOKEN_INVALID);
   const sessionId = BigInt(claims.SessionId);
-  const cached = deps.sessionState.get(sessionId);
+  const cached = services.sessionState.get(sessionId);
   const state = cached instanceof Promise ? await cached : cached;
   const now = deps.clock.nowMs();
   if (!state || state.userId !== claims.UserId) throw appError(authErrors.LOGIN_EXPIRED);
@@ -96,11 +103,11 @@ export function enforceLock(auth: AuthContext, meta: RouteMeta | undefined): voi
 }
 
 /** 403 when the snapshot lacks the code or the tenant's edition excludes it. */
-export async function requirePermission(ctx: RequestContext, auth: AuthContext, code: string): Promise<void> {
+export async function requirePermission(ctx: { services: { authz: AuthorizationService } }, auth: AuthContext, code: string): Promise<void> {
   // The super-administrator's token carries `*`: a fast path without the snapshot (SPEC rule 3),
   // except inside a tenant, where the edition whitelist still applies.
   if (auth.claims.permission === WILDCARD_PERMISSION && auth.tenantId === 0n) return;
-  const pending = ctx.deps.authz.get(auth.userId, auth.tenantId);
+  const pending = ctx.services.authz.get(auth.userId, auth.tenantId);
   requireAllowed(pending instanceof Promise ? await pending : pending, code);
 }
 

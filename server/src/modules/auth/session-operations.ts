@@ -2,9 +2,12 @@ import { actingUserId, refuseWhileImpersonating } from '../impersonation/guard.j
 import { and, eq } from 'drizzle-orm';
 import { tenants, users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { SessionStateService } from './session-state.js';
+import type { SessionService } from './session-service.js';
+import type { TokenService } from './tokens.js';
 import { appError } from '../../errors/app-error.js';
-import { hashPassword, verifyPassword } from '../../infra/password.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { parseId } from '../../rpc/wire.js';
 import { authErrors } from './errors.js';
 import { availableTenants, tenantAvailability } from './landing.js';
@@ -30,7 +33,14 @@ async function subjectOf(deps: Pick<AppDeps, 'db'>, userId: bigint) {
   };
 }
 
-export function createSessionOperations(deps: AppDeps) {
+type SessionOperationsDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'events' | 'hasher'> & {
+  authz: AuthorizationService;
+  sessionState: SessionStateService;
+  tokens: TokenService;
+  sessions: SessionService;
+};
+
+export function createSessionOperations(deps: SessionOperationsDeps) {
   const { db, sessions, events, clock, config } = deps;
 
   return {
@@ -40,7 +50,7 @@ export function createSessionOperations(deps: AppDeps) {
      * failure answers 401 login-expired; a reused refresh token also ends the session (but for
      * the pair the last refresh spent, within the reuse grace: see SessionService.refresh).
      */
-    async refresh(accessToken: string, refreshToken: string, ctx: RequestContext): Promise<LoginToken> {
+    async refresh(accessToken: string, refreshToken: string, ctx: CallContext): Promise<LoginToken> {
       const verified = deps.tokens.verifyAccess(accessToken, true);
       const claims = verified.ok ? asAccessClaims(verified.payload) : undefined;
       if (!claims) throw appError(authErrors.LOGIN_EXPIRED);
@@ -66,7 +76,7 @@ export function createSessionOperations(deps: AppDeps) {
     },
 
     /** POST /api/Auth/Logout: the session and its tokens end (logout event). */
-    async logout(auth: AuthContext, ctx: RequestContext): Promise<void> {
+    async logout(auth: AuthContext, ctx: CallContext): Promise<void> {
       await sessions.revoke(auth.userId, [auth.sessionId], 'Logout', true, { userId: actingUserId(auth), ip: ctx.ip, traceId: ctx.traceId, endReason: 'logout' });
       await events.publish('AuthLogout', { userId: auth.userId, userName: auth.state.userName, tenantId: auth.tenantId, sessionId: auth.sessionId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
     },
@@ -77,7 +87,7 @@ export function createSessionOperations(deps: AppDeps) {
       // unattended locked screen set a password of their own (and reset the failure count), and
       // a forced password change is a stronger lock a screen lock must not replace.
       if (auth.state.isLocked) return;
-      await sessions.setLock(auth.sessionId, { reason: 'ScreenLock', passwordHash: await hashPassword(password) });
+      await sessions.setLock(auth.sessionId, { reason: 'ScreenLock', passwordHash: await deps.hasher.hash(password) });
     },
 
     /**
@@ -90,7 +100,7 @@ export function createSessionOperations(deps: AppDeps) {
       if (state.lockReason === 'PasswordChangeRequired') throw appError(authErrors.UNLOCK_NOT_SUPPORTED);
       const lockHash = await sessions.lockPasswordHash(auth.sessionId);
       const [security] = await db.select({ hash: userSecurity.passwordHash }).from(userSecurity).where(eq(userSecurity.userId, auth.userId));
-      const ok = (lockHash !== null && (await verifyPassword(lockHash, password)).ok) || (security !== undefined && (await verifyPassword(security.hash, password)).ok);
+      const ok = (lockHash !== null && (await deps.hasher.verify(lockHash, password)).ok) || (security !== undefined && (await deps.hasher.verify(security.hash, password)).ok);
       if (ok) return sessions.setLock(auth.sessionId, null);
       const failures = await sessions.failUnlock(auth.sessionId);
       const max = config.Saas.Auth.UnlockMaxAttempts;
@@ -109,7 +119,7 @@ export function createSessionOperations(deps: AppDeps) {
      * impersonation session: it is bound to the context it was granted in, and moving would
      * also give it a refresh token.
      */
-    async switchTenant(auth: AuthContext, target: bigint, ctx: RequestContext): Promise<LoginToken> {
+    async switchTenant(auth: AuthContext, target: bigint, ctx: CallContext): Promise<LoginToken> {
       refuseWhileImpersonating(auth);
       const now = clock.now();
       if (target !== 0n) {

@@ -7,8 +7,9 @@ import { parseUserAgent, type UserAgentInfo } from './user-agent.js';
 import { insertLoginSession, type LoginLogFields } from './session-insert.js';
 import { REFRESH_STATEMENT, refreshParams } from './refresh-statement.js';
 import { LOGIN_SUCCEEDED, requestColumns, writeLoginLog } from './login-log.js';
-import { SessionStatus, type LockReason, type SessionState } from './session-state.js';
-import { hashRefreshToken, type LoginToken, type TokenSubject } from './tokens.js';
+import { SessionStatus, type LockReason, type SessionState, type SessionStateService } from './session-state.js';
+import { hashRefreshToken, type LoginToken, type TokenService, type TokenSubject } from './tokens.js';
+import type { AuthorizationService } from '../authz/service.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 import { queueWithLogins } from './user-lock.js';
 import { writeAudit, type AuditEntry } from '../audit/write.js';
@@ -67,7 +68,7 @@ export type RefreshOutcome = { token: LoginToken; rotated: boolean } | 'invalid'
 const SAME_DEVICE = 'Signed in again on the same device';
 const OTHER_DEVICE = 'Signed in on another device';
 
-type SessionDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'tokens' | 'authz' | 'sessionState' | 'events'>;
+type SessionDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'events'> & { tokens: TokenService; authz: AuthorizationService; sessionState: SessionStateService };
 
 /**
  * Sessions: one per login per device. Creating one applies the device policies; tokens are

@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { tenantMemberships, userDepartments, userRoles, users, userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { SessionService } from '../auth/session-service.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
@@ -17,7 +19,7 @@ import type { AddMemberInput, UpdateMemberInput } from './schemas.js';
 import { assertSeatAvailable, takesSeat } from './seats.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
-type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz' | 'sessions'>;
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService; sessions: SessionService };
 type Membership = typeof tenantMemberships.$inferSelect;
 
 /** The memberships list of TenantMemberQuery/TenantMemberPage (always one tenant's). */

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { SessionStateService } from '../auth/session-state.js';
+import type { SessionService } from '../auth/session-service.js';
 import { appError } from '../../errors/app-error.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { announceEnded, endAllSessionsIn } from '../user-session/revoke-all.js';
@@ -31,7 +34,13 @@ function toState(userId: bigint, row: { lockoutEndTime: Date | null; failedLogin
   return { basicId: String(userId), isLocked: row.lockoutEndTime !== null && row.lockoutEndTime > now, ...row };
 }
 
-export function createUserSecurityService(deps: AppDeps) {
+type UserSecurityDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'config' | 'events' | 'hasher' | 'logger' | 'messages'> & {
+  authz: AuthorizationService;
+  sessionState: SessionStateService;
+  sessions: SessionService;
+};
+
+export function createUserSecurityService(deps: UserSecurityDeps) {
   const { db, clock } = deps;
 
   return {
