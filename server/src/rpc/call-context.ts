@@ -1,5 +1,5 @@
 import type { Culture } from '../config/schema.js';
-import type { AuthContext } from '../modules/auth/session-gate.js';
+import type { AuthContext } from '../modules/auth/session/session-gate.js';
 import type { SignedRequest } from '../modules/openapi/types.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../app-deps.js';
-import type { AuthContext } from '../modules/auth/session-gate.js';
+import type { AuthContext } from '../modules/auth/session/session-gate.js';
 import type { Services } from '../services.js';
 import type { CallContext } from './call-context.js';
 

@@ -4,7 +4,7 @@ import { trpcCodeOf } from '../errors/trpc-codes.js';
 import { toWire } from '../http/serialize.js';
 import type { RequestContext } from './context.js';
 import { TRPC_ONLY } from './execute.js';
-import { authenticateToken, bearerToken, enforceLock, enforceTenant, requirePermission } from '../modules/auth/session-gate.js';
+import { authenticateToken, bearerToken, enforceLock, enforceTenant, requirePermission } from '../modules/auth/session/session-gate.js';
 
 /** Marks the guard middleware, so the route table can prove every non-anonymous procedure has it. */
 export const GUARD = Symbol('guard');

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { CallContext } from '../../rpc/call-context.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { writeAudit, type AuditAction } from './write.js';
 
 /**

@@ -4,7 +4,7 @@ import { loginLogs } from '../../../../db/schema/index.js';
 import type { Database, Executor } from '../../infra/db/client.js';
 import { preparedPerDatabase } from '../../infra/db/prepared.js';
 import type { IdGenerator } from '../../infra/ids.js';
-import { parseUserAgent, type UserAgentInfo } from './user-agent.js';
+import { parseUserAgent, type UserAgentInfo } from './session/user-agent.js';
 
 /** Where an authentication event came from: the request facts a login log row keeps. */
 export interface RequestFacts {

@@ -6,15 +6,15 @@ import { authedProcedure, publicProcedure, router } from '../../rpc/trpc.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { allows } from '../authz/snapshot.js';
 import { PERMISSION_CATALOGUE, WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
-import { captchaDataUri } from './captcha-image.js';
+import { captchaDataUri } from './captcha/captcha-image.js';
 import { authErrors } from './errors.js';
 import { loadMenus } from './menus.js';
 import {
   captchaResponse, lockSessionRequest, loginConfig, loginRequest, loginResponse, loginToken, permissionInfo,
   refreshTokenRequest, switchTenantRequest, unlockSessionRequest, userInfo,
 } from './schemas.js';
-import { parseTenantTarget } from './session-operations.js';
-import { selfServiceProcedures } from './self-service-router.js';
+import { parseTenantTarget } from './session/session-operations.js';
+import { selfServiceProcedures } from './self-service/self-service-router.js';
 import { loginButtons, OAUTH_BUTTONS_KEY } from '../oauth/buttons.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 

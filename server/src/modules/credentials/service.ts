@@ -11,7 +11,7 @@ import { updateVersioned } from '../../infra/db/versioned.js';
 import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf as auditActor, auditChange } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { normalizeAlgorithm } from '../openapi/signature.js';
 import { parseAllowList } from './directory.js';
 import { credentialErrors } from './errors.js';

@@ -5,9 +5,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { AppDeps } from '../../app-deps.js';
 import { isAppError } from '../../errors/app-error.js';
 import { isMaintenanceExempt } from '../../http/maintenance.js';
-import type { SessionStateService } from '../auth/session-state.js';
-import type { TokenService } from '../auth/tokens.js';
-import { authenticateToken, bearerToken, type AuthContext } from '../auth/session-gate.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
+import type { TokenService } from '../auth/session/tokens.js';
+import { authenticateToken, bearerToken, type AuthContext } from '../auth/session/session-gate.js';
 import { closeMessage, completionError, HANDSHAKE_OK, invocation, MessageType, PING, readHandshake, splitMessages } from './signalr-protocol.js';
 
 export const NOTIFICATION_HUB = '/hubs/notification';

@@ -7,11 +7,11 @@ import type { Executor, Transaction } from '../../infra/db/client.js';
 import { postgresErrorCode, UNIQUE_VIOLATION } from '../../infra/db/errors.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 import type { RequestContext } from '../../rpc/context.js';
-import { createSelfServiceAccount, emailInUse } from '../auth/accounts.js';
-import { findAccountById } from '../auth/account-lookup.js';
-import { requestFacts } from '../auth/login-service.js';
-import type { CodeLoginChallenge } from '../auth/self-service-schemas.js';
-import type { LoginToken } from '../auth/tokens.js';
+import { createSelfServiceAccount, emailInUse } from '../auth/self-service/accounts.js';
+import { findAccountById } from '../auth/login/account-lookup.js';
+import { requestFacts } from '../auth/login/login-service.js';
+import type { CodeLoginChallenge } from '../auth/self-service/self-service-schemas.js';
+import type { LoginToken } from '../auth/session/tokens.js';
 import type { ExternalIdentity, OAuthProvider } from './providers.js';
 
 /**

@@ -7,7 +7,7 @@ import { commonErrors } from '../../errors/common.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { PagedRequest } from '../../query/index.js';
 import { defineEnum } from '../../rpc/wire.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { isPlatformCode, WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
 import { allows, type AuthorizationSnapshot } from '../authz/snapshot.js';
 import { adminErrors } from './errors.js';

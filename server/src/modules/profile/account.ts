@@ -7,7 +7,7 @@ import { notDeleted } from '../../infra/db/predicates.js';
 import type { CallContext } from '../../rpc/call-context.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { authErrors } from '../auth/errors.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { setAccountStatus, softDeleteAccount } from '../user/account-removal.js';
 import { profileErrors } from './errors.js';

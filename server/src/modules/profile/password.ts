@@ -6,9 +6,9 @@ import { appError } from '../../errors/app-error.js';
 import type { CallContext } from '../../rpc/call-context.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { authErrors } from '../auth/errors.js';
-import { requestFacts } from '../auth/login-service.js';
+import { requestFacts } from '../auth/login/login-service.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { notifySecurity } from '../notifications/notify.js';
 

@@ -7,11 +7,11 @@ import { notDeleted } from '../../infra/db/predicates.js';
 import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
 import { authErrors } from '../auth/errors.js';
-import type { AuthContext } from '../auth/session-gate.js';
-import { SessionStatus } from '../auth/session-state.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
+import { SessionStatus } from '../auth/session/session-state.js';
 import { deviceTypeCode } from '../user-session/device-type.js';
 import { profileErrors } from './errors.js';
-import { queueWithLogins } from '../auth/user-lock.js';
+import { queueWithLogins } from '../auth/login/user-lock.js';
 
 /**
  * The caller's own sessions under /api/Profile (ORIGINAL-FACTS §3.3): list them, end one, end

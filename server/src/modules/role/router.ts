@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { authedProcedure, router } from '../../rpc/trpc.js';
-import { requirePermission } from '../auth/session-gate.js';
+import { requirePermission } from '../auth/session/session-gate.js';
 import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';

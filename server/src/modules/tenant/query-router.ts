@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
-import { availableTenants } from '../auth/landing.js';
+import { availableTenants } from '../auth/login/landing.js';
 import { availableTenant } from '../auth/schemas.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { canOf, requirePlatform, withKeyword } from '../permission/admin-scope.js';

@@ -2,7 +2,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import { editions, tenantMemberships, tenants, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { AuthorizationService } from '../authz/service.js';
-import type { SessionStateService } from '../auth/session-state.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';

@@ -1,9 +1,9 @@
 import { and, eq, or } from 'drizzle-orm';
 import { userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
-import type { SessionService } from '../auth/session-service.js';
+import type { SessionService } from '../auth/session/session-service.js';
 import type { Executor } from '../../infra/db/client.js';
-import { SessionStatus } from '../auth/session-state.js';
+import { SessionStatus } from '../auth/session/session-state.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /** Sessions ended inside a transaction, by owner, to announce once it has committed. */

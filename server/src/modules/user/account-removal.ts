@@ -3,15 +3,15 @@ import { and, eq, sql } from 'drizzle-orm';
 import { users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { AuthorizationService } from '../authz/service.js';
-import type { SessionStateService } from '../auth/session-state.js';
-import type { SessionService } from '../auth/session-service.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
+import type { SessionService } from '../auth/session/session-service.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { announceEnded, endAllSessionsIn } from '../user-session/revoke-all.js';
-import { queueWithLogins } from '../auth/user-lock.js';
+import { queueWithLogins } from '../auth/login/user-lock.js';
 
 /**
  * The writes that disable or delete an account, shared by the administrator's endpoints

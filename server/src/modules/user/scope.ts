@@ -3,7 +3,7 @@ import { departmentHierarchy, roles, tenantMemberships, userDepartments, userRol
 import type { AppDeps } from '../../app-deps.js';
 import type { AuthorizationService } from '../authz/service.js';
 import type { Executor } from '../../infra/db/client.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { SUPER_ADMIN_ROLE } from '../authz/permission-catalogue.js';
 import { allows, type AuthorizationSnapshot } from '../authz/snapshot.js';
 

@@ -6,7 +6,7 @@ import { appError } from '../../errors/app-error.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { userErrors } from './errors.js';
 import { callerScope, departmentInScope, type CallerScope } from './scope.js';
 import { requirePosition, requireScopedDepartment, requireVisibleUser } from './service.js';

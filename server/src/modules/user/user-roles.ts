@@ -7,7 +7,7 @@ import type { Executor } from '../../infra/db/client.js';
 import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { userErrors } from './errors.js';

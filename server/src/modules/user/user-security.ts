@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { AuthorizationService } from '../authz/service.js';
-import type { SessionStateService } from '../auth/session-state.js';
-import type { SessionService } from '../auth/session-service.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
+import type { SessionService } from '../auth/session/session-service.js';
 import { appError } from '../../errors/app-error.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { announceEnded, endAllSessionsIn } from '../user-session/revoke-all.js';
@@ -80,7 +80,7 @@ export function createUserSecurityService(deps: UserSecurityDeps) {
         const [updated] = await tx
           .update(userSecurity)
           // A failure count below the threshold marks the lock as an administrator's: a password
-          // reset lifts only the lockouts that failed logins caused (auth/password-reset.ts).
+          // reset lifts only the lockouts that failed logins caused (auth/self-service/password-reset.ts).
           .set({ lockoutEndTime: until, failedLoginAttempts: 0, securityStamp: randomUUID() })
           .where(eq(userSecurity.userId, user.id))
           .returning(stateColumns);
