@@ -1,4 +1,4 @@
-import type { LoginResultName, RequestFacts } from './login-log.js';
+import type { LoginResultName, RequestFacts } from '../login-log/write.js';
 
 export type { RequestFacts };
 

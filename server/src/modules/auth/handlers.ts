@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps.js';
 import { writeAudit } from '../audit/write.js';
-import { writeLoginLog } from './login-log.js';
+import { writeLoginLog } from '../login-log/write.js';
 
 /**
  * Subscribers of the authentication events: one login-log row per attempt (SPEC: failed logins

@@ -4,7 +4,7 @@ import { loginLogs, users, userSecurity, userSessions } from '../../../../../db/
 import { ManualClock } from '../../../infra/clock.js';
 import { bearer, claimsOf, createTestTenant, createTestUser, watchCodes } from '../../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../../testing/harness.js';
-import { LoginResult } from '../login-log.js';
+import { LoginResult } from '../../login-log/write.js';
 import { client, codeIn, mailsTo, post } from '../self-service/self-service-test-kit.js';
 import { generateTotpSecret, totpCode } from '../two-factor/totp.js';
 import { TwoFactorFlags } from '../two-factor/two-factor.js';

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../../../testing/harness.js';
 import { ACCOUNT_BY_EMAIL } from './account-lookup.js';
 import type { RequestFacts } from '../events.js';
 import { FAILED_LOGIN_STATEMENT, recordFailedLogin } from './failed-login.js';
-import { LoginResult, writeLoginLog } from '../login-log.js';
+import { LoginResult, writeLoginLog } from '../../login-log/write.js';
 
 /**
  * A known account's wrong password answered about 2 ms later than an unknown name (medians of

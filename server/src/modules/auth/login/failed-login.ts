@@ -1,7 +1,7 @@
 import type { DatabaseHandle } from '../../../infra/db/client.js';
 import type { IdGenerator } from '../../../infra/ids.js';
 import type { RequestFacts } from '../events.js';
-import { LoginResult, requestColumns, type LoginResultName } from '../login-log.js';
+import { loginLogRow, type LoginResultName } from '../../login-log/write.js';
 
 /** No account has this id (ids are positive): the failure of an unknown name counts against it. */
 export const NO_ACCOUNT = -1n;
@@ -45,11 +45,11 @@ export interface FailedLogin {
 
 /** Counts a failed attempt against its account (none for an unknown name) and writes its login-log row, in one statement. */
 export async function recordFailedLogin(database: DatabaseHandle, ids: IdGenerator, lockout: { threshold: number; minutes: number }, attempt: FailedLogin): Promise<void> {
-  const columns = requestColumns(attempt.request);
+  const row = loginLogRow(ids, attempt);
   const lockUntil = new Date(attempt.at.getTime() + lockout.minutes * 60_000);
   await database.prepared(FAILED_LOGIN_STATEMENT, [
     attempt.userId ?? NO_ACCOUNT, attempt.at.toISOString(), lockout.threshold, lockUntil.toISOString(),
-    ids.next(), attempt.tenantId, attempt.userName.slice(0, 254), attempt.method, columns.loginIp, columns.loginLocation,
-    columns.browser, columns.operatingSystem, columns.deviceFingerprint, LoginResult[attempt.result], attempt.message, attempt.request.traceId ?? null,
+    row.id, row.tenantId, row.userName, row.loginMethod, row.loginIp, row.loginLocation,
+    row.browser, row.operatingSystem, row.deviceFingerprint, row.result, row.message, row.traceId,
   ]);
 }

@@ -12,7 +12,7 @@ import { authErrors } from '../errors.js';
 import type { RequestFacts } from '../events.js';
 import { availableTenants, landingTenant } from './landing.js';
 import type { LoginRequest, LoginResponse } from '../schemas.js';
-import type { LoginResultName } from '../login-log.js';
+import type { LoginResultName } from '../../login-log/write.js';
 import type { LoginToken } from '../session/tokens.js';
 import type { Culture } from '../../../config/schema.js';
 import { availableMethods, createTwoFactor, normalizeLoginName, type TwoFactorAccount, type TwoFactorMethodName } from '../two-factor/two-factor.js';

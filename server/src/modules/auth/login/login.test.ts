@@ -5,7 +5,7 @@ import { loginLogs, users, userSecurity } from '../../../../../db/schema/index.j
 import { bearer, claimsOf, createTestTenant, createTestUser, GOOD_PASSWORD, grantRole, watchCodes } from '../../../testing/auth-fixtures.js';
 import { ManualClock } from '../../../infra/clock.js';
 import { startTestServer, type TestServer } from '../../../testing/harness.js';
-import { LoginResult } from '../login-log.js';
+import { LoginResult } from '../../login-log/write.js';
 
 // The login throttles are fixed windows of a minute (SPEC): a clock that stands still, a second
 // into a window, keeps every test inside one window however slow the machine.

@@ -4,7 +4,7 @@ import { auditEntries, loginLogs, notifications, users, userSecurity, userSessio
 import { ManualClock } from '../../../infra/clock.js';
 import { bearer, createTestUser, GOOD_PASSWORD, loginAs } from '../../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../../testing/harness.js';
-import { LoginResult } from '../login-log.js';
+import { LoginResult } from '../../login-log/write.js';
 import { client, mailsTo, post, tokenIn } from './self-service-test-kit.js';
 import { SessionStatus } from '../session/session-state.js';
 

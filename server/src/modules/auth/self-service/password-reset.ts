@@ -13,7 +13,7 @@ import { notifySecurity } from '../../notifications/notify.js';
 import { claimSilentWindow, throwIfThrottled } from './send-limits.js';
 import { findAccount, findAccountById } from '../login/account-lookup.js';
 import { authErrors } from '../errors.js';
-import { writeLoginLog } from '../login-log.js';
+import { writeLoginLog } from '../../login-log/write.js';
 import { requestFacts } from '../login/login-service.js';
 import { assertPasswordPolicy } from '../password-policy.js';
 import { linkWithToken, resetMessage, sendOrUndo } from './self-service-mail.js';

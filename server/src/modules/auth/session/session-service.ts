@@ -1,12 +1,11 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { refreshTokens, users, userSessions } from '../../../../../db/schema/index.js';
+import { refreshTokens, userSessions } from '../../../../../db/schema/index.js';
 import type { AppDeps } from '../../../app-deps.js';
 import type { Executor } from '../../../infra/db/client.js';
 import type { RequestFacts } from '../events.js';
 import { parseUserAgent, type UserAgentInfo } from './user-agent.js';
-import { insertLoginSession, type LoginLogFields } from './session-insert.js';
-import { REFRESH_STATEMENT, refreshParams } from './refresh-statement.js';
-import { LOGIN_SUCCEEDED, requestColumns, writeLoginLog } from '../login-log.js';
+import { insertLoginSession, insertSessionIn, REFRESH_STATEMENT, refreshParams, type LoginLogFields } from './queries.js';
+import { LOGIN_SUCCEEDED, loginLogRow, type LoginLogEntry } from '../../login-log/write.js';
 import { SessionStatus, type LockReason, type SessionState, type SessionStateService } from './session-state.js';
 import { hashRefreshToken, type LoginToken, type TokenService, type TokenSubject } from './tokens.js';
 import type { AuthorizationService } from '../../authz/service.js';
@@ -83,10 +82,10 @@ type SessionDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'events'>
 export function createSessionService(deps: SessionDeps) {
   const { db, ids, clock, tokens } = deps;
 
-  /** The login-log fields of a login's session statement. */
-  function loginLogFields(loginName: string, request: RequestFacts, ua: UserAgentInfo): LoginLogFields {
-    const columns = requestColumns(request, ua);
-    return { logId: ids.next(), logUserName: loginName.slice(0, 254), loginLocation: columns.loginLocation, logDevice: columns.deviceFingerprint, traceId: request.traceId ?? null };
+  /** The login-log fields of a login's session statement, taken from the row loginLogRow defines. */
+  function loginLogFields(entry: LoginLogEntry, ua: UserAgentInfo): LoginLogFields {
+    const row = loginLogRow(ids, entry, ua);
+    return { logId: row.id, logUserName: row.userName, loginLocation: row.loginLocation, logDevice: row.deviceFingerprint, traceId: row.traceId };
   }
 
   /**
@@ -217,7 +216,7 @@ export function createSessionService(deps: SessionDeps) {
             refreshHash: refresh.hash,
             refreshExpires: refreshExpires.toISOString(),
           },
-          loginLogFields(options.recordLogin.loginName, request, ua),
+          loginLogFields({ userId: user.userId, userName: options.recordLogin.loginName, tenantId: options.tenantId, sessionId, method: options.method, result: 'Success', message: LOGIN_SUCCEEDED, request, at: now }, ua),
         );
         return { sessionId, token: tokens.loginToken(access, refresh.token) };
       }
@@ -240,12 +239,10 @@ export function createSessionService(deps: SessionDeps) {
         }
         await revokeIn(tx, sameDevice, SAME_DEVICE);
         await revokeIn(tx, otherDevices, OTHER_DEVICE);
-        await tx.insert(userSessions).values(row);
-        if (options.recordLogin) {
-          await tx.update(users).set({ lastLoginTime: now, lastLoginIp: request.ip }).where(eq(users.id, user.userId));
-          const entry = { userId: user.userId, userName: options.recordLogin.loginName, tenantId: options.tenantId, sessionId, method: options.method };
-          await writeLoginLog(tx, ids, { ...entry, result: 'Success', message: LOGIN_SUCCEEDED, request, at: now });
-        }
+        const login = options.recordLogin
+          ? { userId: user.userId, userName: options.recordLogin.loginName, tenantId: options.tenantId, sessionId, method: options.method, result: 'Success' as const, message: LOGIN_SUCCEEDED, request, at: now }
+          : undefined;
+        await insertSessionIn(tx, ids, row, login);
         return options.impersonatorUserId ? '' : newRefreshToken(tx, sessionId, expiration);
       });
       await announceRevoked(user.userId, sameDevice, SAME_DEVICE);
@@ -277,12 +274,11 @@ export function createSessionService(deps: SessionDeps) {
       const graceMs = tokens.refreshReuseGraceMs;
       const grace = graceMs > 0 ? { accessJti: presented.accessJti, until: new Date(now.getTime() + graceMs).toISOString(), claims: access.claimsJson } : null;
       // The TokenRefreshed audit entry and login-log row commit with the refresh, exactly once.
-      const log = requestColumns(request);
       const [row] = await deps.database.prepared<{ issued: string | number | bigint; status: number | null; expired: boolean | null; usable: boolean | null; grace_claims: string | null }>(
         REFRESH_STATEMENT,
         refreshParams({
           sessionId, at, tenantId, refreshHash, jti: access.jti, newRefreshId: ids.next(), newRefreshHash: fresh.hash, lifetimeEnd,
-          auditId: ids.next(), userId: user.userId, ip: request.ip, traceId: request.traceId, logId: ids.next(), userName: user.userName, log, grace,
+          auditId: ids.next(), userId: user.userId, ip: request.ip, traceId: request.traceId, log: loginLogRow(ids, { userId: user.userId, userName: user.userName, tenantId, sessionId, method: 'refresh', result: 'TokenRefreshed', message: 'Access token refreshed', request, at: now }), grace,
         }),
       );
       if (Number(row?.issued) === 1) {

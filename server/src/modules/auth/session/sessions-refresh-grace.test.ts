@@ -5,7 +5,7 @@ import { auditEntries, loginLogs } from '../../../../../db/schema/index.js';
 import { ManualClock } from '../../../infra/clock.js';
 import { bearer, claimsOf, createTestUser, loginAs } from '../../../testing/auth-fixtures.js';
 import type { TestServer } from '../../../testing/harness.js';
-import { LoginResult } from '../login-log.js';
+import { LoginResult } from '../../login-log/write.js';
 import { SessionStatus } from './session-state.js';
 import { refreshRows, sessionApi, sessionRow, startSessionServer, freshLogin } from './sessions-test-kit.js';
 

@@ -5,7 +5,7 @@ import { ManualClock } from '../../../infra/clock.js';
 import { claimsOf, createTestUser, loginAs } from '../../../testing/auth-fixtures.js';
 import type { TestServer } from '../../../testing/harness.js';
 import { signJwt } from './jwt.js';
-import { LoginResult } from '../login-log.js';
+import { LoginResult } from '../../login-log/write.js';
 import { SessionStatus } from './session-state.js';
 import { refreshRows, sessionApi, sessionIdOf, sessionRow, startSessionServer, freshLogin as freshLoginOn } from './sessions-test-kit.js';
 

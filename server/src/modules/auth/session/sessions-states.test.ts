@@ -5,9 +5,9 @@ import { loginLogs, users, userSecurity } from '../../../../../db/schema/index.j
 import { ManualClock } from '../../../infra/clock.js';
 import { createTestUser, loginAs } from '../../../testing/auth-fixtures.js';
 import type { TestServer } from '../../../testing/harness.js';
-import { LoginResult } from '../login-log.js';
+import { LoginResult } from '../../login-log/write.js';
 import { SessionStatus } from './session-state.js';
-import { REFRESH_STATEMENT } from './refresh-statement.js';
+import { REFRESH_STATEMENT } from './queries.js';
 import { DAY_MS, refreshRows, sessionApi, sessionIdOf, sessionRow, startSessionServer, freshLogin as freshLoginOn } from './sessions-test-kit.js';
 
 /** Session status transitions (SPEC "Session status") and how fast a change reaches requests. */

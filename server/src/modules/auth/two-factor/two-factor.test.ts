@@ -6,7 +6,7 @@ import { ManualClock } from '../../../infra/clock.js';
 import { createTestUser, watchCodes } from '../../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../../testing/harness.js';
 import path from 'node:path';
-import { LoginResult } from '../login-log.js';
+import { LoginResult } from '../../login-log/write.js';
 import { generateTotpSecret, totpCode } from './totp.js';
 import { TwoFactorFlags } from './two-factor.js';
 

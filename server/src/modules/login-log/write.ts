@@ -4,7 +4,7 @@ import { loginLogs } from '../../../../db/schema/index.js';
 import type { Database, Executor } from '../../infra/db/client.js';
 import { preparedPerDatabase } from '../../infra/db/prepared.js';
 import type { IdGenerator } from '../../infra/ids.js';
-import { parseUserAgent, type UserAgentInfo } from './session/user-agent.js';
+import { parseUserAgent, type UserAgentInfo } from '../auth/session/user-agent.js';
 
 /** Where an authentication event came from: the request facts a login log row keeps. */
 export interface RequestFacts {
@@ -61,7 +61,24 @@ function riskExpression(userId: string, deviceFingerprint: string, loginLocation
 }
 
 /** The row's values, named as the placeholders of the prepared insert (values the driver takes as they are). */
-export type LoginLogValues = Record<'id' | 'tenantId' | 'userId' | 'userName' | 'sessionId' | 'loginTime' | 'loginMethod' | 'loginIp' | 'loginLocation' | 'browser' | 'operatingSystem' | 'deviceFingerprint' | 'result' | 'message' | 'traceId', unknown>;
+export interface LoginLogValues {
+  id: bigint;
+  tenantId: bigint;
+  userId: bigint | null;
+  userName: string;
+  sessionId: bigint | null;
+  /** ISO text: placeholders go to the driver as they are. */
+  loginTime: string;
+  loginMethod: string | null;
+  loginIp: string;
+  loginLocation: string;
+  browser: string;
+  operatingSystem: string;
+  deviceFingerprint: string;
+  result: number;
+  message: string | null;
+  traceId: string | null;
+}
 
 const COLUMNS: Array<keyof LoginLogValues> = ['id', 'tenantId', 'userId', 'userName', 'sessionId', 'loginTime', 'loginMethod', 'loginIp', 'loginLocation', 'browser', 'operatingSystem', 'deviceFingerprint', 'result', 'message', 'traceId'];
 
@@ -113,8 +130,13 @@ export function requestColumns(request: RequestFacts, ua: UserAgentInfo = parseU
   };
 }
 
-/** The login-log row of an attempt, as the prepared insert's values. */
-function loginLogValues(ids: IdGenerator, entry: LoginLogEntry): LoginLogValues {
+/**
+ * The login-log row of an attempt, as the prepared insert's values: the one definition of a
+ * row. writeLoginLog inserts it; the statements that write the row together with other records
+ * (a login's session, a refresh, a counted failure) insert the same values in their own SQL.
+ * Pass `ua` when the caller has parsed the User-Agent already.
+ */
+export function loginLogRow(ids: IdGenerator, entry: LoginLogEntry, ua?: UserAgentInfo): LoginLogValues {
   return {
     id: ids.next(),
     tenantId: entry.tenantId,
@@ -123,7 +145,7 @@ function loginLogValues(ids: IdGenerator, entry: LoginLogEntry): LoginLogValues 
     sessionId: entry.sessionId ?? null,
     loginTime: entry.at.toISOString(),
     loginMethod: entry.method ?? null,
-    ...requestColumns(entry.request),
+    ...requestColumns(entry.request, ua),
     result: LoginResult[entry.result],
     message: entry.message ?? null,
     traceId: entry.request.traceId ?? null,
@@ -134,6 +156,6 @@ function loginLogValues(ids: IdGenerator, entry: LoginLogEntry): LoginLogValues 
 export async function writeLoginLog(db: Executor, ids: IdGenerator, entry: LoginLogEntry): Promise<{ isRiskLogin: boolean }> {
   const inserts = insertsOf(db);
   const statement = entry.result === 'Success' && entry.userId !== null ? inserts.risky : inserts.plain;
-  const [row] = await statement.execute(loginLogValues(ids, entry));
+  const [row] = await statement.execute({ ...loginLogRow(ids, entry) });
   return { isRiskLogin: row?.isRiskLogin ?? false };
 }
