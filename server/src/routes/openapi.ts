@@ -192,8 +192,11 @@ function operation(entry: RouteEntry, components: Record<string, Json>): Json {
       },
     },
   };
-  const statuses = ['400', '404', '405', '429', '500', '503'];
+  // 422: a business rule may refuse any call (a tenant's state, an edition); 409: a duplicate or
+  // a stale version on a write, a replayed nonce on a signed call.
+  const statuses = ['400', '404', '405', '422', '429', '500', '503'];
   if (entry.binding === 'body') statuses.push('413', '415');
+  if (entry.type === 'mutation' || entry.path.toLowerCase().startsWith('/api/openapi/')) statuses.push('409');
   if (!anonymous) statuses.push('401', '403', '423');
   for (const status of statuses.sort()) responses[status] = { $ref: `#/components/responses/E${status}` };
   op.responses = responses;
