@@ -45,6 +45,7 @@ export function createHost(deps: HostDeps, api?: (c: Context<HonoEnv>) => Promis
         status: c.res.status,
         durationMs: Math.round(elapsedMs * 100) / 100,
         ip: info.ip,
+        ...(info.userId ? { userId: info.userId, tenantId: info.tenantId } : {}),
       });
     }
   });

@@ -16,6 +16,9 @@ export interface RequestInfo {
   /** The Authorization header, read with the rest (the gate needs it on most requests). */
   authorization: string | undefined;
   startedAt: number;
+  /** Who the request acted for, once authentication has run: the access log line names them. */
+  userId?: string;
+  tenantId?: string;
 }
 
 interface NodeIncoming {
@@ -87,5 +90,6 @@ export function createRequestContext(c: Context<HonoEnv>, deps: AppDeps, service
     headers: c.req.raw.headers,
     transport,
     responseHeaders: {},
+    accessLog: info,
   };
 }

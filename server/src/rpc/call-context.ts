@@ -22,6 +22,8 @@ export interface CallContext {
   responseHeaders: Record<string, string>;
   /** Set by the gate on authenticated procedures. */
   auth?: AuthContext;
+  /** The request's access-log fields: the gate records whom the request acted for. */
+  accessLog?: { userId?: string; tenantId?: string };
   /** Set on protected paths by the signature check (OpenApiSecurity): the signer and the body it covered. */
   signed?: SignedRequest;
   /** The JSON body as received, on REST calls that have one (for procedures that answer it verbatim). */

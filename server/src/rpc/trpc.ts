@@ -61,6 +61,10 @@ const guard = t.middleware(async ({ ctx, meta, next }) => {
   enforceTenant(auth, meta, ctx.deps.clock.nowMs());
   enforceLock(auth, meta);
   if (meta?.permission) await requirePermission(ctx, auth, meta.permission);
+  if (ctx.accessLog) {
+    ctx.accessLog.userId = String(auth.userId);
+    ctx.accessLog.tenantId = String(auth.tenantId);
+  }
   return next({ ctx: { auth } });
 });
 // Marked so the route table can prove every non-anonymous procedure passes through it.
