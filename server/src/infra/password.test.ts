@@ -141,8 +141,9 @@ describe("the original service's PBKDF2 format", () => {
     expect(result.ok).toBe(true);
     expect(ticks).toBeGreaterThan(3);
     // A synchronous derivation of 600,000 SHA512 rounds would hold the loop for the whole run
-    // (the gap would be the elapsed time); a loaded CI machine may delay one tick by 100 ms or so.
-    expect(maxGap).toBeLessThan(Math.max(100, elapsed / 4));
+    // (the gap would be the elapsed time, a second or more); a loaded machine delays a tick by
+    // 100 ms and more now and then, so the bound leaves room for that.
+    expect(maxGap).toBeLessThan(Math.max(250, elapsed / 4));
   });
 });
 
