@@ -16,6 +16,8 @@ const KEEP_ALIVE_MS = 15_000;
 const CLIENT_TIMEOUT_MS = 30_000;
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 const MAX_MESSAGE_BYTES = 32_768;
+/** Pushes per store message: an announcement to a large tenant goes out in a few messages, not one per member. */
+const PUSHES_PER_MESSAGE = 500;
 /** Connections one user may hold on one node (tabs and devices); more is refused with 429. */
 export const MAX_CONNECTIONS_PER_USER = 32;
 
@@ -51,7 +53,7 @@ export function hubToken(url: URL, authorization: string | null | undefined): st
  * node, and then closes them (null: every session of the user, as a deletion ends them all).
  * The user's other sessions hear nothing: the original front end logs out on any ForceLogout
  * it receives, so a push to every connection of the user would sign out every browser still
- * signed in. Unlike the original, connecting checks the session too (a revoked session cannot
+ * signed in. New inbox rows are pushed as ReceiveNotification to every connection of their user. Unlike the original, connecting checks the session too (a revoked session cannot
  * connect).
  */
 export function createNotificationHub(deps: AppDeps) {
@@ -166,10 +168,16 @@ export function createNotificationHub(deps: AppDeps) {
     async start() {
       unsubscribe = await store.subscribe(CHANNEL, (message) => {
         try {
-          deliver(JSON.parse(message) as Push);
+          const parsed = JSON.parse(message) as Push | Push[];
+          for (const push of Array.isArray(parsed) ? parsed : [parsed]) deliver(push);
         } catch (error) {
           logger.warn('hub push could not be delivered', { error });
         }
+      });
+      // Inbox rows (security notices, announcements) reach the user's open connections at once.
+      deps.events.on('NotificationsCreated', async (e) => {
+        const pushes: Push[] = e.pushes.map((p) => ({ userId: String(p.userId), target: 'ReceiveNotification', arguments: [p.payload] }));
+        for (let i = 0; i < pushes.length; i += PUSHES_PER_MESSAGE) await store.publish(CHANNEL, JSON.stringify(pushes.slice(i, i + PUSHES_PER_MESSAGE)));
       });
       deps.events.on('SessionsRevoked', async (e) => {
         const targetSessionIds = e.sessionIds === null ? null : e.sessionIds.map(String);

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { Culture } from '../../config/schema.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
 import { parseUserAgent } from '../auth/user-agent.js';
+import { receiveNotification } from '../inbox/payload.js';
 
 /** Security notices (SPEC "Security notification": profile and credential changes, forced password change). */
 const texts = defineMessages('securityNotice', {
@@ -23,7 +24,7 @@ const KINDS: Record<SecurityNoticeKind, [string, string]> = {
   passwordChanged: [texts.passwordChangedTitle, texts.passwordChangedBody],
 };
 
-type NoticeDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger'>;
+type NoticeDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger' | 'events'>;
 
 /** The request that made the change: its address and device go into the e-mail. */
 export interface NoticeRequest {
@@ -44,14 +45,15 @@ function device(userAgent: string): string | undefined {
 }
 
 /**
- * Delivers a security notice already worded: always in-app (a row the notification hub
- * pushes), and by e-mail when the user has an address and has not switched off e-mail or
+ * Delivers a security notice already worded: always in-app (an inbox row, pushed at once to the
+ * user's hub connections as ReceiveNotification), and by e-mail when the user has an address and has not switched off e-mail or
  * security notices. A failed e-mail is logged, not thrown: the change it reports has already
  * happened.
  */
 export async function deliverSecurityNotice(deps: NoticeDeps, notice: { userId: bigint; tenantId: bigint; title: string; content: string; culture?: Culture; request?: NoticeRequest }): Promise<void> {
   const { title, content } = notice;
-  await deps.db.insert(notifications).values({ id: deps.ids.next(), tenantId: notice.tenantId, userId: notice.userId, notificationType: 'Security', title, content, createdTime: deps.clock.now() });
+  const [item] = await deps.db.insert(notifications).values({ id: deps.ids.next(), tenantId: notice.tenantId, userId: notice.userId, notificationType: 'Security', title, content, createdTime: deps.clock.now() }).returning();
+  await deps.events.publish('NotificationsCreated', { pushes: [{ userId: notice.userId, payload: receiveNotification(item!) }] });
   const [row] = await deps.db
     .select({ email: users.email, channel: notificationPreferences.channelEmail, security: notificationPreferences.typeSecurity })
     .from(users)

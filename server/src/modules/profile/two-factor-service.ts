@@ -40,7 +40,7 @@ type Ctx = RequestContext & { auth: AuthContext };
 
 export type TwoFactorEnrolmentDeps = Pick<
   AppDeps,
-  'db' | 'ids' | 'clock' | 'store' | 'codes' | 'messages' | 'logger' | 'config' | 'sessions' | 'sessionState' | 'twoFactorSecrets'
+  'db' | 'ids' | 'clock' | 'store' | 'codes' | 'messages' | 'logger' | 'config' | 'sessions' | 'sessionState' | 'events' | 'twoFactorSecrets'
 >;
 
 const METHOD_NAMES: Record<TwoFactorMethodFlag, string> = { 1: 'Totp', 2: 'Email', 4: 'Phone' };
