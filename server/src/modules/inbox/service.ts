@@ -133,7 +133,7 @@ export function createInboxService(deps: Deps) {
     async markRead(auth: AuthContext, id: bigint): Promise<void> {
       const done = await db
         .update(notifications)
-        .set({ isRead: true, readTime: sql`coalesce(${notifications.readTime}, ${deps.clock.now()})` })
+        .set({ isRead: true, readTime: sql`coalesce(${notifications.readTime}, ${deps.clock.now().toISOString()}::timestamptz)` })
         .where(and(eq(notifications.id, id), visibleTo(auth)))
         .returning({ id: notifications.id });
       if (done.length === 0) throw notFound(id);
