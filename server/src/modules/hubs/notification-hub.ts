@@ -16,8 +16,12 @@ const KEEP_ALIVE_MS = 15_000;
 const CLIENT_TIMEOUT_MS = 30_000;
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 const MAX_MESSAGE_BYTES = 32_768;
-/** Pushes per store message: an announcement to a large tenant goes out in a few messages, not one per member. */
+/**
+ * Bounds of one store message of pushes: an announcement to a large tenant goes out in a few
+ * messages, not one per member, and none grows past what the store passes comfortably.
+ */
 const PUSHES_PER_MESSAGE = 500;
+const BYTES_PER_MESSAGE = 1_000_000;
 /** Connections one user may hold on one node (tabs and devices); more is refused with 429. */
 export const MAX_CONNECTIONS_PER_USER = 32;
 
@@ -176,8 +180,21 @@ export function createNotificationHub(deps: AppDeps) {
       });
       // Inbox rows (security notices, announcements) reach the user's open connections at once.
       deps.events.on('NotificationsCreated', async (e) => {
-        const pushes: Push[] = e.pushes.map((p) => ({ userId: String(p.userId), target: 'ReceiveNotification', arguments: [p.payload] }));
-        for (let i = 0; i < pushes.length; i += PUSHES_PER_MESSAGE) await store.publish(CHANNEL, JSON.stringify(pushes.slice(i, i + PUSHES_PER_MESSAGE)));
+        let batch: string[] = [];
+        let bytes = 0;
+        const flush = async () => {
+          if (batch.length > 0) await store.publish(CHANNEL, `[${batch.join(',')}]`);
+          batch = [];
+          bytes = 0;
+        };
+        for (const p of e.pushes) {
+          const push: Push = { userId: String(p.userId), target: 'ReceiveNotification', arguments: [p.payload] };
+          const text = JSON.stringify(push);
+          if (batch.length >= PUSHES_PER_MESSAGE || (batch.length > 0 && bytes + text.length > BYTES_PER_MESSAGE)) await flush();
+          batch.push(text);
+          bytes += text.length + 1;
+        }
+        await flush();
       });
       deps.events.on('SessionsRevoked', async (e) => {
         const targetSessionIds = e.sessionIds === null ? null : e.sessionIds.map(String);
