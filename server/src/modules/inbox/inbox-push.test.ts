@@ -1,5 +1,7 @@
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notifications, tenantMemberships, users } from '../../../../db/schema/index.js';
 import { createTestTenant, createTestUser, GOOD_PASSWORD, grantRole, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { startTwoNodes, type TwoNodes } from '../../testing/two-nodes.js';
@@ -96,6 +98,42 @@ describe('ReceiveNotification', () => {
     expect(bobPhone.pushes).toHaveLength(1);
     expect(onStranger.pushes).toEqual([]);
     for (const hub of [bobPhone, bobLaptop, onCarol, onStranger]) await hub.connection.stop();
+  });
+
+  it('fans a large announcement out in a few store messages, reaching a connected member', async () => {
+    const deps = server.runtime.deps;
+    const tenantId = await createTestTenant(deps);
+    const admin = await tenantAdmin(server, tenantId, { codes: SENDER_CODES });
+    const bob = await member(deps, tenantId);
+    const hub = await connect(server.url, (await loginAs(server, bob)).accessToken);
+    // Members without credentials, written in bulk: they receive, they never sign in.
+    const crowd = Array.from({ length: 1100 }, () => deps.ids.next());
+    await deps.db.insert(users).values(crowd.map((id) => ({ id, tenantId, userName: `crowd_${id}` })));
+    await deps.db.insert(tenantMemberships).values(crowd.map((userId) => ({ id: deps.ids.next(), tenantId, userId })));
+
+    const published: string[] = [];
+    const publish = deps.store.publish.bind(deps.store);
+    deps.store.publish = async (channel, message) => {
+      if (channel === 'hub:notification') published.push(message);
+      return publish(channel, message);
+    };
+    let sent: { basicId: string; recipientCount: number };
+    try {
+      sent = (await admin.api.post('/api/Notification/Notification', { title: 'Everyone', content: 'x'.repeat(2000) })).body.data;
+      expect(sent.recipientCount).toBe(1102);
+      await until(() => hub.pushes.length > 0);
+      expect(hub.pushes[0]).toMatchObject({ title: 'Everyone', notificationId: sent.basicId });
+    } finally {
+      deps.store.publish = publish;
+    }
+    // 1,102 pushes of about 2 KB: bounded by size (1 MB) before count (500).
+    const batches = published.map((m) => JSON.parse(m) as unknown[]);
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    expect(batches.reduce((n, b) => n + b.length, 0)).toBe(1102);
+    expect(Math.max(...published.map((m) => m.length))).toBeLessThanOrEqual(1_000_002);
+    const rows = await deps.db.select({ n: count() }).from(notifications).where(eq(notifications.notificationId, BigInt(sent.basicId)));
+    expect(rows[0]!.n).toBe(1102);
+    await hub.connection.stop();
   });
 });
 
