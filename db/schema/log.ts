@@ -59,8 +59,9 @@ export const auditEntries = pgTable(
 /**
  * A user's inbox: one row per recipient. NotificationType (the original's names): System |
  * Security | Business | Todo | Emergency. `notificationId`: the announcement the row was fanned
- * out from (null for a notice written to one user, whose own id stands in). Security notices are
- * account-level and shown in every context of the user; every other row only in `tenantId`.
+ * out from (null for a notice written to one user, whose own id stands in). Security notices to
+ * one user are account-level and shown in every context of the user; every other row only in
+ * `tenantId`.
  */
 export const notifications = pgTable(
   'notifications',

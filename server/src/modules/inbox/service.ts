@@ -1,9 +1,9 @@
-import { and, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { announcements, notifications, roles, tenantMemberships, userRoles, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
-import { definePagedList, type PagedResult } from '../../query/index.js';
+import { definePagedList, type PagedRequest, type PagedResult } from '../../query/index.js';
 import type { AuthContext } from '../auth/session-gate.js';
 import { inboxErrors } from './errors.js';
 import { receiveNotification } from './payload.js';
@@ -17,17 +17,15 @@ const INSERT_CHUNK = 1000;
 
 /**
  * What a user sees in its inbox: its own rows of the current context, plus its security notices
- * from any context (they concern the account, which is the same in every tenant).
+ * from any context (they concern the account, which is the same in every tenant). An
+ * announcement stays in its tenant whatever type its sender gave it.
  */
 export function visibleTo(auth: Pick<AuthContext, 'userId' | 'tenantId'>): SQL {
-  return and(eq(notifications.userId, auth.userId), or(eq(notifications.tenantId, auth.tenantId), eq(notifications.notificationType, 'Security')))!;
+  const accountNotice = and(eq(notifications.notificationType, 'Security'), isNull(notifications.notificationId));
+  return and(eq(notifications.userId, auth.userId), or(eq(notifications.tenantId, auth.tenantId), accountNotice))!;
 }
 
-const selectRow = { ...notificationColumns(), targetType: announcements.targetType };
-function notificationColumns() {
-  const { id, tenantId, userId, notificationId, notificationType, title, content, contentFormat, isRead, readTime, createdTime } = notifications;
-  return { id, tenantId, userId, notificationId, notificationType, title, content, contentFormat, isRead, readTime, createdTime };
-}
+const selectRow = { ...getTableColumns(notifications), targetType: announcements.targetType };
 
 export function toItem(r: Row): InboxItem {
   return {
@@ -86,8 +84,9 @@ export const announcementList = definePagedList({
   defaultKeywordFields: ['title', 'content'],
 });
 
-function withKeyword<R extends { conditions: { keyword?: unknown }; page: unknown }>(input: R & { keyword?: string | null }) {
-  const request = { conditions: input.conditions, page: input.page } as Parameters<typeof inboxList.run>[1]['request'];
+/** The paged request, with the `keyword` shorthand as conditions.keyword when that is absent. */
+function withKeyword(input: PagedRequest & { keyword?: string | null }): PagedRequest {
+  const request: PagedRequest = { conditions: input.conditions, page: input.page };
   if (!request.conditions.keyword && input.keyword) request.conditions = { ...request.conditions, keyword: { value: input.keyword, fields: [], matchMode: 'Contains' } };
   return request;
 }
