@@ -57,7 +57,8 @@ export function hubToken(url: URL, authorization: string | null | undefined): st
  * node, and then closes them (null: every session of the user, as a deletion ends them all).
  * The user's other sessions hear nothing: the original front end logs out on any ForceLogout
  * it receives, so a push to every connection of the user would sign out every browser still
- * signed in. New inbox rows are pushed as ReceiveNotification to every connection of their user. Unlike the original, connecting checks the session too (a revoked session cannot
+ * signed in. New inbox rows are pushed as ReceiveNotification to every connection of their
+ * user. Unlike the original, connecting checks the session too (a revoked session cannot
  * connect).
  */
 export function createNotificationHub(deps: AppDeps) {

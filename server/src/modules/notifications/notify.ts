@@ -46,9 +46,9 @@ function device(userAgent: string): string | undefined {
 
 /**
  * Delivers a security notice already worded: always in-app (an inbox row, pushed at once to the
- * user's hub connections as ReceiveNotification), and by e-mail when the user has an address and has not switched off e-mail or
- * security notices. A failed e-mail is logged, not thrown: the change it reports has already
- * happened.
+ * user's hub connections as ReceiveNotification), and by e-mail when the user has an address
+ * and has not switched off e-mail or security notices. A failed e-mail is logged, not thrown:
+ * the change it reports has already happened.
  */
 export async function deliverSecurityNotice(deps: NoticeDeps, notice: { userId: bigint; tenantId: bigint; title: string; content: string; culture?: Culture; request?: NoticeRequest }): Promise<void> {
   const { title, content } = notice;
