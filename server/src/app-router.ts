@@ -6,6 +6,7 @@ import { userDepartmentRouter, userQueryRouter, userRoleRouter, userRouter, user
 import { userSessionQueryRouter, userSessionRouter } from './modules/user-session/router.js';
 import { openApiRouter } from './modules/openapi/router.js';
 import { profileRouter } from './modules/profile/router.js';
+import { userSettingQueryRouter, userSettingRouter } from './modules/user-setting/router.js';
 import { systemRouter } from './modules/system/router.js';
 import { tenantQueryRouter } from './modules/tenant/query-router.js';
 import { departmentQueryRouter } from './modules/department/query-router.js';
@@ -30,6 +31,8 @@ export const appRouter = router({
   AuthAppService: authRouter,
   OpenApiAppService: openApiRouter,
   ProfileAppService: profileRouter,
+  UserSettingAppService: userSettingRouter,
+  UserSettingQueryService: userSettingQueryRouter,
   SystemAppService: systemRouter,
   TenantQueryService: tenantQueryRouter,
   // Issue 6, users, sessions, login log and impersonation (modules/{user,user-session,login-log,impersonation}).

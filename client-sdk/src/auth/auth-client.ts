@@ -2,6 +2,7 @@ import { createRestClient, type OutputOf, type RestClient, type RestClientOption
 import { createAuthenticatedFetch } from './authenticated-fetch.js';
 import { createCodeLoginFlow, type EmailCodeLoginInput, type PhoneCodeLoginInput } from './code-login-flow.js';
 import { createLoginFlow, type LoginInput, type LoginResult } from './login-flow.js';
+import { createProfileApi } from './profile-api.js';
 import type { LockDetail } from './response-outcome.js';
 import type { LoggedOutEvent } from './session-ended-error.js';
 import { withThrottleRetry, type Sleep } from './throttle-retry.js';
@@ -185,6 +186,8 @@ export function createAuthClient(options: AuthClientOptions) {
 
     /** Replaces the recovery codes with 10 new ones (password confirmed); resolves with them. */
     regenerateRecoveryCodes: async (password: string): Promise<string[]> => (await rest.call('ProfileAppService.RegenerateRecoveryCodesAsync', { password })).recoveryCodes,
+    /** Profile, contacts, history, linked accounts, notification switches and UI settings (profile-api.ts). */
+    profile: createProfileApi(rest),
 
     /**
      * Refreshes now (joining a refresh already running). Null when signed out; rejects with

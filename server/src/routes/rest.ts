@@ -7,7 +7,7 @@ import { readJsonBody } from '../http/body.js';
 import { createRequestContext, type HonoEnv } from '../http/request-context.js';
 import { respondError, respondSuccess } from '../http/respond.js';
 import type { SignedRequest } from '../modules/openapi/types.js';
-import { createExecutor, type ProcedureLike } from '../rpc/execute.js';
+import { createExecutor } from '../rpc/trpc-internals.js';
 import type { RouteEntry } from './table.js';
 
 type Invoke = (ctx: ReturnType<typeof createRequestContext>, input: unknown) => Promise<unknown>;
@@ -52,12 +52,11 @@ function queryInput(url: string, entry: RouteEntry, only?: readonly string[]): R
  */
 export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: AppDeps) {
   const byPath = new Map<string, PathRoutes>();
-  const procedures = router._def.procedures as Record<string, ProcedureLike>;
   for (const entry of table) {
     const lower = entry.path.toLowerCase();
     let routes = byPath.get(lower);
     if (!routes) byPath.set(lower, (routes = { methods: new Map(), allow: '' }));
-    const execute = createExecutor(procedures[entry.key]!);
+    const execute = createExecutor(router, entry.key);
     const invoke: Invoke = (ctx, input) => execute(ctx, input, entry.key);
     routes.methods.set(entry.method, { entry, invoke });
     routes.allow = [...routes.methods.keys()].sort().join(', ');

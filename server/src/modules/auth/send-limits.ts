@@ -12,14 +12,20 @@ export function throwIfThrottled(results: RateLimitResult[], error: ErrorDefinit
 }
 
 /**
- * The limits on sending a code, shared by sign-in codes and second-factor codes: one a minute
- * per destination and client address (per purpose); texts, which cost money, also 10 a day per
- * number and 50 a day per client address, counted across both purposes. The daily caps count
- * only the requests the one-a-minute rule let through. Throws 429 with Retry-After.
+ * The limits on sending a code, shared by sign-in, second-factor and profile (contact) codes:
+ * one a minute per destination and client address (per purpose); texts, which cost money, also
+ * 10 a day per number and 50 a day per client address, counted across all purposes. Profile
+ * e-mails have the same daily caps, counted apart. The daily caps count only the requests the
+ * one-a-minute rule let through. Throws 429 with Retry-After.
  */
-export async function checkSendLimits(store: AppDeps['store'], purpose: 'login-code' | 'two-factor', channel: 'email' | 'phone', target: string, ip: string): Promise<void> {
+export async function checkSendLimits(store: AppDeps['store'], purpose: 'login-code' | 'two-factor' | 'profile', channel: 'email' | 'phone', target: string, ip: string): Promise<void> {
   throwIfThrottled([await hitRateLimit(store, `${purpose}:${channel}:${target}:${ip}`, 1, 60_000)]);
-  if (channel !== 'phone') return;
+  if (channel !== 'phone') {
+    if (purpose === 'profile') {
+      throwIfThrottled(await Promise.all([hitRateLimit(store, `profile-code:email-day:${target.trim().toLowerCase()}`, 10, 86_400_000), hitRateLimit(store, `profile-code:email-day-ip:${ip}`, 50, 86_400_000)]));
+    }
+    return;
+  }
   // The number without separators, so that one number is one key however it was written.
   const number = target.replace(/[\s\-().]/g, '');
   throwIfThrottled(await Promise.all([hitRateLimit(store, `login-code:phone-day:${number}`, 10, 86_400_000), hitRateLimit(store, `login-code:phone-day-ip:${ip}`, 50, 86_400_000)]));

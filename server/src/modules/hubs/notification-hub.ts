@@ -244,6 +244,15 @@ export function createNotificationHub(deps: AppDeps) {
       );
     },
 
+    /**
+     * Pushes `target` with `args` to every connection of a user, on every node (settings
+     * changes and the like: the connections stay open).
+     */
+    async pushToUser(userId: bigint, target: string, args: unknown[]): Promise<void> {
+      const push: Push = { userId: String(userId), target, arguments: args };
+      await store.publish(CHANNEL, JSON.stringify(push));
+    },
+
     /** Connections on this node (tests, health). */
     connectionCount(): number {
       let n = 0;

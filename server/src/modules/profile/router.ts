@@ -5,11 +5,42 @@ import { deactivateAccount, deleteAccount } from './account.js';
 import { ownSession, passwordConfirmation, revokedCount, revokeSessionRequest } from './schemas.js';
 import { listOwnSessions, revokeOtherSessions, revokeOwnSession } from './sessions.js';
 import { twoFactorProcedures } from './two-factor-router.js';
+import { profileInfo } from './profile-info.js';
+import { contacts } from './contacts.js';
+import { history } from './history.js';
+import { activityOut, loginLogsRequest, ownLoginLogPage } from './history-schemas.js';
+import { links } from './links.js';
+import { linkedAccount, notificationPreference, unlinkRequest, updateNotificationPreference } from './links-schemas.js';
+import { codeSent, contactCodeRequest, sendChangeEmailCodeRequest, sendChangePhoneCodeRequest } from './contact-schemas.js';
+import { changeUserNameRequest, profileOut, updateProfileRequest } from './profile-schemas.js';
 import { createCredentialRequest, credentialIdRequest, credentialItem, credentialQueryId, credentialStatusRequest, issuedCredential } from '../credentials/schemas.js';
 import { createCredential, deleteCredential, listCredentials, rotateCredentialSecret, updateCredentialStatus } from '../credentials/service.js';
 
 /** /api/Profile: self-service of the signed-in user. */
 export const profileRouter = router({
+  // The caller's profile and user name (profile/profile-info.ts).
+  GetProfileAsync: authedProcedure
+    .meta({ summary: "The caller's profile (the original's fields; `gender` and `twoFactorMethod` are numbers)" })
+    .output(profileOut)
+    .query(({ ctx }) => profileInfo(ctx.deps).get(ctx)),
+
+  UpdateProfileAsync: authedProcedure
+    .meta({
+      summary: 'Updates nickName, realName, avatar, gender, birthday, country, remark; answers the profile',
+      description: 'An absent field keeps its value; null or empty text clears it. Lengths: names and country 50, remark 500; avatar an http(s) URL or site path (2048) or an image data URI (256 KiB). Audited as ProfileUpdated (field names only).',
+    })
+    .input(updateProfileRequest)
+    .output(profileOut)
+    .mutation(({ ctx, input }) => profileInfo(ctx.deps).update(ctx, input)),
+
+  ChangeUserNameAsync: authedProcedure
+    .meta({
+      summary: 'Changes the user name (password confirmed): `^[A-Za-z0-9_]{3,30}$`, unique in the home tenant, once in 90 days',
+      description: 'Refused (422) for system accounts, a bad pattern, a taken or unchanged name, within 90 days of the last change and for a wrong password (5 attempts a minute, then 429); 403 while impersonating. Audited as UserNameChanged; a security notice follows.',
+    })
+    .input(changeUserNameRequest)
+    .mutation(({ ctx, input }) => profileInfo(ctx.deps).changeUserName(ctx, input)),
+
   ChangePasswordAsync: authedProcedure
     .meta({
       summary: 'Changes the password (old one checked; 8 to 128 characters; policy applies)',
@@ -18,6 +49,104 @@ export const profileRouter = router({
     })
     .input(z.object({ oldPassword: z.string().min(1).max(1024), newPassword: z.string().min(1).max(1024) }))
     .mutation(({ ctx, input }) => changePassword(ctx.deps, ctx, ctx.auth, input.oldPassword, input.newPassword)),
+
+  // The caller's e-mail and phone, two steps each (profile/contacts.ts).
+  SendChangeEmailCodeAsync: authedProcedure
+    .meta({
+      summary: 'Sends a code to a new e-mail address (password confirmed); the same answer whether the address is free or taken',
+      description: 'Whether another account uses the address is checked at ConfirmChangeEmail. Limits: one a minute per address and client, 10 a day per address, 50 a day per client (429 with Retry-After); a wrong password is 422 (5 a minute, then 429); 403 while impersonating; a failed send is 502 and leaves nothing usable.',
+    })
+    .input(sendChangeEmailCodeRequest)
+    .output(codeSent)
+    .mutation(({ ctx, input }) => contacts(ctx.deps).sendChangeCode(ctx, 'email', input.newEmail, input.password)),
+
+  ConfirmChangeEmailAsync: authedProcedure
+    .meta({
+      summary: 'Sets the new e-mail address (marked verified) with the code sent to it',
+      description: 'A wrong or expired code is 422 and spends it; the fifth wrong code in 10 minutes bars this step for 10 minutes (429). An address used by another account is 422 here. Audited as EmailChanged; a security notice goes to both addresses.',
+    })
+    .input(contactCodeRequest)
+    .mutation(({ ctx, input }) => contacts(ctx.deps).confirmChange(ctx, 'email', input.code)),
+
+  SendChangePhoneCodeAsync: authedProcedure
+    .meta({
+      summary: 'Sends a code by text to a new phone number (password confirmed)',
+      description: 'Same limits and answers as SendChangeEmailCode; texts count toward the daily caps of every other text.',
+    })
+    .input(sendChangePhoneCodeRequest)
+    .output(codeSent)
+    .mutation(({ ctx, input }) => contacts(ctx.deps).sendChangeCode(ctx, 'phone', input.newPhone, input.password)),
+
+  ConfirmChangePhoneAsync: authedProcedure
+    .meta({
+      summary: 'Sets the new phone number (marked verified) with the code sent to it',
+      description: 'A number verified on another account is refused (422). Audited as PhoneChanged; a security notice follows.',
+    })
+    .input(contactCodeRequest)
+    .mutation(({ ctx, input }) => contacts(ctx.deps).confirmChange(ctx, 'phone', input.code)),
+
+  SendEmailVerifyCodeAsync: authedProcedure
+    .meta({ summary: 'Sends a code to the current e-mail address', description: 'No address: 422. Limits as SendChangeEmailCode.' })
+    .output(codeSent)
+    .mutation(({ ctx }) => contacts(ctx.deps).sendVerifyCode(ctx, 'email')),
+
+  VerifyEmailAsync: authedProcedure
+    .meta({ summary: 'Marks the current e-mail address verified with its code', description: 'Audited as EmailVerified.' })
+    .input(contactCodeRequest)
+    .mutation(({ ctx, input }) => contacts(ctx.deps).verify(ctx, 'email', input.code)),
+
+  SendPhoneVerifyCodeAsync: authedProcedure
+    .meta({ summary: 'Sends a code by text to the current phone number', description: 'No number: 422. Limits as SendChangePhoneCode.' })
+    .output(codeSent)
+    .mutation(({ ctx }) => contacts(ctx.deps).sendVerifyCode(ctx, 'phone')),
+
+  VerifyPhoneAsync: authedProcedure
+    .meta({ summary: 'Marks the current phone number verified with its code (what phone login and the phone second factor need)', description: 'A number verified on another account is refused (422). Audited as PhoneVerified.' })
+    .input(contactCodeRequest)
+    .mutation(({ ctx, input }) => contacts(ctx.deps).verify(ctx, 'phone', input.code)),
+
+  // The caller's history (profile/history.ts).
+  GetLoginLogsAsync: authedProcedure
+    .meta({ summary: "The caller's login log, newest first (`?page=1&pageSize=10`; page 1 to 10000, pageSize 1 to 50)", description: 'Rows of every context the user signed in to; `loginResult` by name.' })
+    .input(loginLogsRequest)
+    .output(ownLoginLogPage)
+    .query(({ ctx, input }) => history(ctx.deps).loginLogs(ctx.auth.userId, input)),
+
+  GetActivityAsync: authedProcedure
+    .meta({
+      summary: "The caller's activity: today, this week and this month (UTC), last sign-in, access and operation, and a sparse daily trend over 371 days",
+      description: 'loginCount: successful sign-ins; accessCount: login-log events; operationCount: audited changes made by the user; onlineTime (seconds) and onlineMinutes: session time from sign-in to the last activity.',
+    })
+    .output(activityOut)
+    .query(({ ctx }) => history(ctx.deps).activity(ctx.auth.userId)),
+
+  // Linked external accounts and notification switches (profile/links.ts).
+  GetLinkedAccountsAsync: authedProcedure
+    .meta({ summary: "The caller's linked external accounts" })
+    .output(z.array(linkedAccount))
+    .query(({ ctx }) => links(ctx.deps).linked(ctx.auth.userId)),
+
+  UnlinkAccountAsync: authedProcedure
+    .meta({
+      summary: 'Unlinks the external account of a provider (case-insensitive)',
+      description: 'Refused (422) when it would leave no way to sign in: no other linked account, no real e-mail address (not the placeholder of accounts an external login created) and no verified phone with phone login on. Unknown provider: 422. Audited as ExternalLoginUnlinked.',
+    })
+    .input(unlinkRequest)
+    .mutation(({ ctx, input }) => links(ctx.deps).unlink(ctx, input.provider)),
+
+  GetNotificationPreferenceAsync: authedProcedure
+    .meta({ summary: "The caller's notification switches per channel and type (the original's defaults until saved)" })
+    .output(notificationPreference)
+    .query(({ ctx }) => links(ctx.deps).preference(ctx.auth.userId)),
+
+  UpdateNotificationPreferenceAsync: authedProcedure
+    .meta({
+      summary: 'Sets notification switches; an absent one keeps its value; answers all of them',
+      description: 'Security notices honour channelInApp, channelEmail and typeSecurity, except the ones that always go out: the forced password change, and a changed password, e-mail address or phone number. Audited as NotificationPreferenceChanged (the switches that changed).',
+    })
+    .input(updateNotificationPreference)
+    .output(notificationPreference)
+    .mutation(({ ctx, input }) => links(ctx.deps).updatePreference(ctx, input)),
 
   // API credentials for signed server-to-server calls (modules/credentials).
   GetApiCredentialsAsync: authedProcedure

@@ -70,6 +70,8 @@ describe('the whole path', () => {
     expect(withCode.body.data.requiresTwoFactor).toBe(false);
     const third = twoFactorApi(server, withCode.body.data.token.accessToken);
     expect((await third.state()).body.data).toMatchObject({ twoFactorMethod: 1, recoveryCodesRemaining: 9 });
+    const profile = await server.json('/api/Profile/Profile', { headers: { authorization: `Bearer ${withCode.body.data.token.accessToken}` } });
+    expect(profile.body.data).toMatchObject({ twoFactorEnabled: true, twoFactorMethod: 1, recoveryCodesRemaining: 9 });
     const used = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'RecoveryCodeUsed')));
     expect(used).toEqual([expect.objectContaining({ detail: { remaining: 9 } })]);
     const notices = await deps().db.select().from(notifications).where(eq(notifications.userId, user.id));

@@ -1,10 +1,13 @@
 import { TRPCError } from '@trpc/server';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { appError } from '../errors/app-error.js';
 import { commonErrors } from '../errors/common.js';
-import { createExecutor, type ProcedureLike } from './execute.js';
-import { baseProcedure, createCallerFactory, middleware, router } from './trpc.js';
+import { createExecutor, listProcedures, passesThrough } from './trpc-internals.js';
+import { authedProcedure, baseProcedure, createCallerFactory, GUARD, middleware, publicProcedure, router } from './trpc.js';
 
 /** Same calls through tRPC's caller and through the REST executor must agree exactly. */
 const addUser = middleware(({ next }) => next({ ctx: { user: 'alice' } }));
@@ -41,7 +44,6 @@ const fixture = router({
 });
 
 const caller = createCallerFactory(fixture);
-const procedures = fixture._def.procedures as unknown as Record<string, ProcedureLike>;
 
 async function both(path: string, input: unknown, ctx: Record<string, unknown> = {}) {
   const [service, method] = path.split('.') as [string, string];
@@ -50,7 +52,7 @@ async function both(path: string, input: unknown, ctx: Record<string, unknown> =
     (data: unknown) => ({ data }),
     (error: unknown) => ({ error }),
   );
-  const viaExecutor: Outcome = await createExecutor(procedures[path]!)({ transport: 'rest', ...ctx }, input, path).then(
+  const viaExecutor: Outcome = await createExecutor(fixture, path)({ transport: 'rest', ...ctx }, input, path).then(
     (data) => ({ data }),
     (error: unknown) => ({ error }),
   );
@@ -106,5 +108,55 @@ describe('REST executor parity with tRPC', () => {
     const { viaTrpc, viaExecutor } = await both('S.Throws', undefined);
     expect(cause(viaExecutor.error)).toBe('CONFLICT');
     expect(cause(viaTrpc.error)).toBe('CONFLICT');
+  });
+});
+
+describe('tRPC internals', () => {
+  const api = router({
+    S: router({
+      Guarded: authedProcedure.meta({ permission: 'p' }).input(z.object({ a: z.string() })).query(() => 1),
+      Open: publicProcedure.mutation(() => 1),
+      Unguarded: baseProcedure.query(() => 1),
+    }),
+  });
+
+  it('lists every procedure with its type, meta and schemas', () => {
+    const listed = listProcedures(api);
+    expect(listed.map((p) => [p.key, p.type, p.meta?.auth, p.inputs.length])).toEqual([
+      ['S.Guarded', 'query', 'user', 1],
+      ['S.Open', 'mutation', 'anonymous', 0],
+      ['S.Unguarded', 'query', 'user', 0],
+    ]);
+    expect(listed[0]!.meta?.permission).toBe('p');
+  });
+
+  it('tells which procedures pass through the guard', () => {
+    expect(passesThrough(api, 'S.Guarded', GUARD)).toBe(true);
+    expect(passesThrough(api, 'S.Open', GUARD)).toBe(false);
+    expect(passesThrough(api, 'S.Unguarded', GUARD)).toBe(false);
+  });
+
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const adapter = 'server/src/rpc/trpc-internals.ts';
+  // The underscored members of tRPC's objects, as whole identifiers (`token_type` is not one).
+  const internal = new RegExp(`(?<![\\w$])_(?:${['def', 'type', 'middlewares'].join('|')})(?![\\w$])`);
+
+  function sources(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      if (entry.name === 'node_modules' || entry.name === 'dist') return [];
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return sources(path);
+      return /\.(?:ts|mts|cts|js|mjs)$/.test(entry.name) ? [path] : [];
+    });
+  }
+
+  it('are read in one adapter only', () => {
+    const files = ['server', 'client-sdk', 'scripts', 'db'].flatMap((dir) => sources(join(root, dir)));
+    expect(files.length).toBeGreaterThan(100);
+    const offenders = files
+      .map((file) => relative(root, file).split('\\').join('/'))
+      .filter((file) => file !== adapter && internal.test(readFileSync(join(root, file), 'utf8')));
+    expect(offenders).toEqual([]);
+    expect(internal.test(readFileSync(join(root, adapter), 'utf8'))).toBe(true);
   });
 });

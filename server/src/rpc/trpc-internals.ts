@@ -1,16 +1,25 @@
 /**
- * Runs a procedure's middleware chain for the REST facade. tRPC's own runner copies the call
- * options with a down-levelled object-spread helper at every step, which costs more than the
- * rest of a small request; this runner follows the same contract (each middleware gets the call
- * options plus `meta` and `next`; `next({ ctx, input })` merges ctx and replaces input) with
- * native spreads. It runs exactly the middlewares tRPC would, in order, except:
+ * The one file that reads tRPC's internals (`_def`, `_type`, `_middlewares`); nothing else may
+ * (a source scan in trpc-internals.test.ts holds every other file to it). tRPC's public API has
+ * no way to list a router's procedures with their meta and schemas, to tell whether a procedure
+ * passes through a given middleware, or to run a procedure without its own runner, and the REST
+ * facade needs all three: the route table is derived from the procedures, the start-up check
+ * proves every non-anonymous procedure is guarded, and the facade runs procedures itself (below).
+ * tRPC is pinned to an exact version in package.json so these shapes cannot move under us.
+ *
+ * The runner: tRPC's own copies the call options with a down-levelled object-spread helper at
+ * every step, which costs more than the rest of a small request; this runner follows the same
+ * contract (each middleware gets the call options plus `meta` and `next`; `next({ ctx, input })`
+ * merges ctx and replaces input) with native spreads. It runs exactly the middlewares tRPC would,
+ * in order, except:
  *   - tRPC's error-shape middleware: the facade writes errors itself;
- *   - middlewares marked TRPC_ONLY (the /trpc output serializer);
+ *   - middlewares marked TRPC_ONLY (what only the /trpc transport needs);
  * and the input and output validation steps are rebuilt without the copying (see fastStep).
- * A parity test (execute.test.ts) runs the same calls through tRPC's caller and this runner.
+ * A parity test (trpc-internals.test.ts) runs the same calls through tRPC's caller and this runner.
  */
 
-import { TRPCError } from '@trpc/server';
+import { TRPCError, type AnyRouter } from '@trpc/server';
+import type { RouteMeta } from './meta.js';
 
 /** Marks a middleware function that only the /trpc transport needs. */
 export const TRPC_ONLY = Symbol('trpc-only');
@@ -24,8 +33,49 @@ interface NextOptions {
   getRawInput?: () => Promise<unknown>;
 }
 
-export interface ProcedureLike {
+interface ProcedureLike {
   _def: { middlewares: Middleware[]; meta?: unknown; type: string; inputs: unknown[]; output?: unknown };
+}
+
+function proceduresOf(router: AnyRouter): Record<string, ProcedureLike> {
+  return router._def.procedures as Record<string, ProcedureLike>;
+}
+
+function procedureAt(router: AnyRouter, key: string): ProcedureLike {
+  const procedure = proceduresOf(router)[key];
+  if (!procedure) throw new Error(`No procedure ${key}`);
+  return procedure;
+}
+
+/** What the route table, the OpenAPI document and the SDK know of a procedure. */
+export interface ProcedureInfo {
+  /** tRPC path: `<ServiceName>.<MethodName>`. */
+  key: string;
+  type: 'query' | 'mutation' | 'subscription';
+  meta?: RouteMeta;
+  inputs: readonly unknown[];
+  output?: unknown;
+}
+
+/** Every procedure of a router, flattened to its dotted path. */
+export function listProcedures(router: AnyRouter): ProcedureInfo[] {
+  return Object.entries(proceduresOf(router)).map(([key, { _def: def }]) => ({
+    key,
+    type: def.type as ProcedureInfo['type'],
+    meta: def.meta as RouteMeta | undefined,
+    inputs: def.inputs,
+    output: def.output,
+  }));
+}
+
+/** Marks every function a middleware builder holds, so passesThrough can find it later. */
+export function markMiddleware(builder: unknown, marker: symbol): void {
+  for (const fn of (builder as { _middlewares: object[] })._middlewares) Object.assign(fn, { [marker]: true });
+}
+
+/** Whether the procedure at `key` runs a middleware marked with `marker` (markMiddleware). */
+export function passesThrough(router: AnyRouter, key: string, marker: symbol): boolean {
+  return procedureAt(router, key)._def.middlewares.some((m) => (m as unknown as Record<symbol, unknown>)[marker] === true);
 }
 
 interface SchemaLike {
@@ -88,7 +138,9 @@ function fastStep(middleware: Middleware, def: ProcedureLike['_def']): Middlewar
 
 export type Executor = (ctx: object, input: unknown, path: string) => Promise<unknown>;
 
-export function createExecutor(procedure: ProcedureLike): Executor {
+/** The runner of the procedure at `key`, built once per route. */
+export function createExecutor(router: AnyRouter, key: string): Executor {
+  const procedure = procedureAt(router, key);
   const chain = procedure._def.middlewares.filter((m) => m._type !== 'errors' && !m[TRPC_ONLY]).map((m) => fastStep(m, procedure._def));
   const meta = procedure._def.meta;
   const type = procedure._def.type;
