@@ -100,6 +100,31 @@ describe('ReceiveNotification', () => {
     for (const hub of [bobPhone, bobLaptop, onCarol, onStranger]) await hub.connection.stop();
   });
 
+  it('follows the notification switches: in-app or announcements off, nothing; mandatory notices regardless', async () => {
+    const deps = server.runtime.deps;
+    const tenantId = await createTestTenant(deps);
+    const admin = await tenantAdmin(server, tenantId, { codes: SENDER_CODES });
+    const quiet = await member(deps, tenantId);
+    const noNews = await member(deps, tenantId);
+    const quietToken = (await loginAs(server, quiet)).accessToken;
+    const quietApi = adminApi(server, quietToken);
+    const noNewsApi = adminApi(server, (await loginAs(server, noNews)).accessToken);
+    expect((await quietApi.put('/api/Profile/NotificationPreference', { channelInApp: false })).status).toBe(200);
+    expect((await noNewsApi.put('/api/Profile/NotificationPreference', { typeAnnouncement: false })).status).toBe(200);
+    const hub = await connect(server.url, quietToken);
+
+    expect((await admin.api.post('/api/Notification/Notification', { title: 'News' })).body.data.recipientCount).toBe(1);
+    expect((await noNewsApi.get('/api/UserInbox/List')).body.data).toEqual([]);
+    // A user-name change honours the switch; a password change always goes out.
+    expect((await quietApi.post('/api/Profile/ChangeUserName', { userName: `q_${quiet.id}`.slice(0, 30), password: GOOD_PASSWORD })).status).toBe(200);
+    expect((await quietApi.post('/api/Profile/ChangePassword', { oldPassword: GOOD_PASSWORD, newPassword: 'Other#Passw0rd!7' })).status).toBe(200);
+    await until(() => hub.pushes.length > 0);
+    await settle();
+    expect(hub.pushes.map((p) => p.title)).toEqual(['Your password was changed']);
+    expect((await quietApi.get('/api/UserInbox/List')).body.data.map((i: { title: string }) => i.title)).toEqual(['Your password was changed']);
+    await hub.connection.stop();
+  });
+
   it('fans a large announcement out in a few store messages, reaching a connected member', async () => {
     const deps = server.runtime.deps;
     const tenantId = await createTestTenant(deps);

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, getTableColumns, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { announcements, notifications, roles, tenantMemberships, userRoles, users } from '../../../../db/schema/index.js';
+import { announcements, notificationPreferences, notifications, roles, tenantMemberships, userRoles, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
 import { definePagedList, type PagedRequest, type PagedResult } from '../../query/index.js';
@@ -150,7 +150,10 @@ export function createInboxService(deps: Deps) {
   };
 }
 
-/** Users an announcement reaches: members the tenant admits now, or among them the holders of a role. */
+/**
+ * Users an announcement reaches: members the tenant admits now, or among them the holders of a
+ * role; in either case not those who switched off in-app notices or announcements.
+ */
 async function recipients(deps: Deps, tenantId: bigint, roleId: bigint | null, now: Date): Promise<bigint[]> {
   const admitted = and(
     eq(tenantMemberships.tenantId, tenantId),
@@ -159,8 +162,14 @@ async function recipients(deps: Deps, tenantId: bigint, roleId: bigint | null, n
     or(isNull(tenantMemberships.effectiveTime), lte(tenantMemberships.effectiveTime, now)),
     or(isNull(tenantMemberships.expirationTime), gt(tenantMemberships.expirationTime, now)),
     eq(users.isDeleted, false),
+    // No preference row: the defaults, both on.
+    or(isNull(notificationPreferences.userId), and(eq(notificationPreferences.channelInApp, true), eq(notificationPreferences.typeAnnouncement, true))),
   );
-  const q = deps.db.selectDistinct({ userId: tenantMemberships.userId }).from(tenantMemberships).innerJoin(users, eq(users.id, tenantMemberships.userId));
+  const q = deps.db
+    .selectDistinct({ userId: tenantMemberships.userId })
+    .from(tenantMemberships)
+    .innerJoin(users, eq(users.id, tenantMemberships.userId))
+    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, tenantMemberships.userId));
   const rows = roleId
     ? await q
         .innerJoin(userRoles, and(eq(userRoles.userId, tenantMemberships.userId), eq(userRoles.tenantId, tenantId), eq(userRoles.roleId, roleId)))
