@@ -16,7 +16,7 @@ import { permissionQueryRouter } from './modules/permission/router.js';
 import { positionQueryRouter, positionRouter } from './modules/position/router.js';
 import { roleQueryRouter } from './modules/role/query-router.js';
 import { roleRouter } from './modules/role/router.js';
-import { editionQueryRouter, editionRouter } from './modules/tenant/editions.js';
+import { editionQueryRouter, editionRouter } from './modules/tenant/edition-router.js';
 import { tenantMemberQueryRouter, tenantMemberRouter, tenantRouter } from './modules/tenant/router.js';
 import type { ServiceRouteOptions } from './routes/derive.js';
 import { router } from './rpc/trpc.js';

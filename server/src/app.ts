@@ -1,6 +1,7 @@
 import type { AnyRouter } from '@trpc/server';
 import type { Hono } from 'hono';
 import type { AppDeps } from './app-deps.js';
+import type { Services } from './services.js';
 import { appRouter, serviceRoutes } from './app-router.js';
 import { mountDocs } from './http/docs.js';
 import { createHost } from './http/host.js';
@@ -40,18 +41,18 @@ export interface ApiDefinition {
   services: Record<string, ServiceRouteOptions>;
 }
 
-export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRouter, services: serviceRoutes }): { app: Hono<HonoEnv>; table: RouteEntry[]; metrics: Metrics } {
+export function createApp(deps: AppDeps, services: Services, api: ApiDefinition = { router: appRouter, services: serviceRoutes }): { app: Hono<HonoEnv>; table: RouteEntry[]; metrics: Metrics } {
   const table = buildRouteTable(api.router, api.services);
-  const metrics = createMetrics(deps);
+  const metrics = createMetrics({ ...deps, notificationHub: services.notificationHub });
   metrics.useRoutes(table);
   assertGuarded(api.router, table);
-  const rest = createRestFacade(api.router, table, deps);
+  const rest = createRestFacade(api.router, table, deps, services);
   // The signature check (OpenApiSecurity) sits in front of the facade; when it is off, the
   // facade is served as it is.
-  const gate = deps.config.OpenApiSecurity.IsEnabled ? createOpenApiGate(deps) : undefined;
+  const gate = deps.config.OpenApiSecurity.IsEnabled ? createOpenApiGate(deps, services) : undefined;
   const facade = gate ? gate.wrap(rest.handle) : rest.handle;
   // The OAuth browser redirects (plain routes, not procedures) answer first: a browser cannot sign them.
-  const oauth = createOAuthWeb(deps);
+  const oauth = createOAuthWeb(deps, services);
   const app = createHost(deps, (c) => oauth.handle(c) ?? facade(c), deps.config.Metrics.Enabled ? (...args) => metrics.observe(...args) : undefined);
   // Protected prefixes outside /api (the front door serves /api itself, before any middleware).
   if (gate?.outsideApi) app.use('*', gate.middleware);
@@ -59,15 +60,15 @@ export function createApp(deps: AppDeps, api: ApiDefinition = { router: appRoute
   const openApi = () => (document ??= buildOpenApiDocument(table, { title: API_TITLE, version: deps.config.App.Version }));
 
   mountDocs(app, openApi);
-  mountOperatorSwitch(app, deps, deps.maintenanceControl, deps.config.App.OperatorKey);
+  mountOperatorSwitch(app, deps, services.maintenanceControl, deps.config.App.OperatorKey);
   mountMetrics(app, deps, metrics);
   // The hub's negotiate answer is read by the SignalR client: plain JSON (refusals in the envelope).
   app.post(`${NOTIFICATION_HUB}/negotiate`, async (c) => {
-    const body = await deps.notificationHub.negotiate(c.req.raw);
+    const body = await services.notificationHub.negotiate(c.req.raw);
     return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', 'x-trace-id': c.get('info').traceId } });
   });
 
-  app.all('/trpc/*', createTrpcEndpoint(api.router, table, deps, gate));
+  app.all('/trpc/*', createTrpcEndpoint(api.router, table, deps, services, gate));
 
   return { app, table, metrics };
 }

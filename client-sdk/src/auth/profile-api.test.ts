@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser } from '../../../server/src/testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../../server/src/testing/harness.js';
-import { codeIn, mailsTo } from '../../../server/src/modules/auth/self-service-test-kit.js';
+import { codeIn, mailsTo } from '../../../server/src/modules/auth/self-service/self-service-test-kit.js';
 import { PortcullisError } from '../envelope.js';
 import { createAuthClient } from './auth-client.js';
 import { createMemoryTokenStore } from './token-store.js';

@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { auditEntries, roles, tenantMemberships, tenants, userRoles, users, userSecurity } from '../../../db/schema/index.js';
 import type { AppDeps } from '../app-deps.js';
+import type { AppGraph } from '../services.js';
 import { notDeleted } from '../infra/db/predicates.js';
-import { hashPassword } from '../infra/password.js';
 import { announceEnded, endAllSessionsIn } from '../modules/user-session/revoke-all.js';
 
 /**
@@ -11,7 +11,7 @@ import { announceEnded, endAllSessionsIn } from '../modules/user-session/revoke-
  * `via: cli`) and with the same effects as the API: the security stamp rotates and sessions end
  * on every node through the shared store.
  */
-type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'sessions' | 'sessionState' | 'events' | 'authz'>;
+type Deps = Pick<AppGraph, 'db' | 'ids' | 'clock' | 'sessions' | 'sessionState' | 'events' | 'authz' | 'hasher'>;
 
 export class CliError extends Error {}
 
@@ -41,7 +41,7 @@ export async function createAdmin(deps: Deps, input: { email: string; userName?:
   if (!role) throw new CliError('the super_admin role is missing: has the database been seeded?');
   const [taken] = await deps.db.select({ id: users.id }).from(users).where(and(notDeleted(users.isDeleted), sql`(lower(${users.email}) = ${input.email.toLowerCase()} or (${users.tenantId} = 0 and lower(${users.userName}) = ${userName.toLowerCase()}))`));
   if (taken) throw new CliError(`an account with the e-mail ${input.email} or the platform user name ${userName} exists`);
-  const hash = await hashPassword(password);
+  const hash = await deps.hasher.hash(password);
   const id = deps.ids.next();
   await deps.db.transaction(async (tx) => {
     await tx.insert(users).values({ id, tenantId: 0n, userName, email: input.email, emailVerified: true, isSystemAccount: false });
@@ -57,7 +57,7 @@ export async function createAdmin(deps: Deps, input: { email: string; userName?:
 export async function resetPassword(deps: Deps, who: string): Promise<{ userName: string; password: string }> {
   const user = await findUser(deps, who);
   const password = temporaryPassword();
-  const hash = await hashPassword(password);
+  const hash = await deps.hasher.hash(password);
   const reason = 'Password reset by an operator';
   const ended = await deps.db.transaction(async (tx) => {
     await tx.update(userSecurity).set({ passwordHash: hash, passwordChangedTime: deps.clock.now(), mustChangePassword: true, securityStamp: randomUUID(), failedLoginAttempts: 0, lockoutEndTime: null, passwordExpiresTime: null }).where(eq(userSecurity.userId, user.id));

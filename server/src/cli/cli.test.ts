@@ -9,7 +9,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, users, userSecurity } from '../../../db/schema/index.js';
 import { findProjectRoot } from '../infra/db/migrator.js';
-import { hashPassword } from '../infra/password.js';
 import { startAdminServer } from '../modules/user/admin-test-kit.js';
 import { bearer, createTestTenant, grantRole, loginAs } from '../testing/auth-fixtures.js';
 import type { TestServer } from '../testing/harness.js';
@@ -64,7 +63,7 @@ describe('portcullis CLI', () => {
       scrypt: [SCRYPT, PASSWORD],
       kratos: [KRATOS, PASSWORD],
       passlib: [PASSLIB, PASSWORD],
-      argon2id: [await hashPassword(PASSWORD), PASSWORD],
+      argon2id: [await deps.hasher.hash(PASSWORD), PASSWORD],
       original: [original(PASSWORD), PASSWORD],
       aspnetv2: [ASPNET_V2, 'my password'],
       aspnetv3: [ASPNET_V3, 'my password'],

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { AppDeps } from '../app-deps.js';
+import type { AppGraph } from '../services.js';
 import { CliError, createAdmin, listTenants, resetPassword, revokeSessions, setStatus } from './accounts.js';
 import { readImportFile } from './import-rows.js';
 import { exportUsers, importUsers } from './user-import.js';
@@ -39,7 +39,7 @@ const options = {
   help: { type: 'boolean' },
 } as const;
 
-type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'sessions' | 'sessionState' | 'events' | 'authz'>;
+type Deps = Pick<AppGraph, 'db' | 'ids' | 'clock' | 'sessions' | 'sessionState' | 'events' | 'authz' | 'hasher'>;
 
 /** Runs one command; the exit code: 0 done, 1 done with rejected rows or failed, 2 bad usage. */
 export async function runCli(argv: string[], deps: Deps, io: CliIo): Promise<number> {

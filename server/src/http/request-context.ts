@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { AppDeps, HostDeps } from '../app-deps.js';
+import type { Services } from '../services.js';
 import type { Culture } from '../config/schema.js';
 import type { RequestContext } from '../rpc/context.js';
 import { resolveTimeZone } from './datetime.js';
@@ -72,10 +73,11 @@ export function resolveRequestInfo(c: Context<HonoEnv>, deps: HostDeps): Request
   };
 }
 
-export function createRequestContext(c: Context<HonoEnv>, deps: AppDeps, transport: RequestContext['transport']): RequestContext {
+export function createRequestContext(c: Context<HonoEnv>, deps: AppDeps, services: Services, transport: RequestContext['transport']): RequestContext {
   const info = c.get('info');
   return {
     deps,
+    services,
     traceId: info.traceId,
     culture: info.culture,
     timeZone: info.timeZone,

@@ -1,8 +1,12 @@
 import { hash as argon2Hash } from '@node-rs/argon2';
 import bcryptjs from 'bcryptjs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseImportedHash } from './password-imported.js';
-import { verifyPassword } from './password.js';
+import { createPasswordHasher } from './password.js';
+
+const hasher = createPasswordHasher({ concurrency: 1 });
+afterAll(() => hasher.close());
+const verifyPassword = (stored: string, password: string) => hasher.verify(stored, password);
 
 /**
  * Hashes written by other implementations than the verifier's: Python's hashlib (scrypt,

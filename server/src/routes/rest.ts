@@ -1,6 +1,7 @@
 import type { AnyRouter } from '@trpc/server';
 import type { Context } from 'hono';
 import type { AppDeps } from '../app-deps.js';
+import type { Services } from '../services.js';
 import { appError } from '../errors/app-error.js';
 import { commonErrors } from '../errors/common.js';
 import { readJsonBody } from '../http/body.js';
@@ -50,7 +51,7 @@ function queryInput(url: string, entry: RouteEntry, only?: readonly string[]): R
  * The REST facade: serves every derived route by calling its tRPC procedure. Paths match
  * case-insensitively; a known path with another method answers 405 with Allow.
  */
-export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: AppDeps) {
+export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: AppDeps, services: Services) {
   const byPath = new Map<string, PathRoutes>();
   for (const entry of table) {
     const lower = entry.path.toLowerCase();
@@ -84,7 +85,7 @@ export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: A
         );
       }
       const { entry, invoke } = hit;
-      const ctx = createRequestContext(c, deps, 'rest');
+      const ctx = createRequestContext(c, deps, services, 'rest');
       if (signed) ctx.signed = signed;
       try {
         let input: unknown;

@@ -10,6 +10,7 @@ import { signedRequestOf, type OpenApiGate } from '../modules/openapi/gate.js';
 import type { SignedRequest } from '../modules/openapi/types.js';
 import { answerCallError } from '../rpc/call-errors.js';
 import type { RouteEntry } from './table.js';
+import type { Services } from '../services.js';
 
 /** Whether a request declares no body (HTTP/1.1 frames a body by one of these two headers). */
 function declaresNoBody(headers: Headers): boolean {
@@ -32,7 +33,7 @@ function declaresNoBody(headers: Headers): boolean {
  * call's envelope is worked out once (answerCallError) and read by tRPC's error formatter, by
  * the status of the answer and by the log.
  */
-export function createTrpcEndpoint(router: AnyRouter, table: readonly RouteEntry[], deps: AppDeps, gate: OpenApiGate | undefined) {
+export function createTrpcEndpoint(router: AnyRouter, table: readonly RouteEntry[], deps: AppDeps, services: Services, gate: OpenApiGate | undefined) {
   const protectedKeys = new Set(gate ? table.filter((e) => gate.protects(e.path)).map((e) => e.key) : []);
   const unsignedKeys = new Set(table.filter((e) => !protectedKeys.has(e.key)).map((e) => e.key));
   const asksSignature = protectedKeys.size > 0 ? gate : undefined;
@@ -90,7 +91,7 @@ export function createTrpcEndpoint(router: AnyRouter, table: readonly RouteEntry
           refusal = { error };
           throw error;
         }
-        const ctx = createRequestContext(c, deps, 'trpc');
+        const ctx = createRequestContext(c, deps, services, 'trpc');
         if (signed) ctx.signed = signed;
         return ctx;
       },

@@ -4,7 +4,7 @@ import { toWire } from '../http/serialize.js';
 import { answerOf } from './call-errors.js';
 import type { RequestContext } from './context.js';
 import { markMiddleware, TRPC_ONLY } from './trpc-internals.js';
-import { authenticateToken, bearerToken, enforceLock, enforceTenant, requirePermission } from '../modules/auth/session-gate.js';
+import { authenticateToken, bearerToken, enforceLock, enforceTenant, requirePermission } from '../modules/auth/session/session-gate.js';
 
 /** Marks the guard middleware, so the route table can prove every non-anonymous procedure has it. */
 export const GUARD = Symbol('guard');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailsTo } from '../../modules/auth/self-service-test-kit.js';
+import { mailsTo } from '../../modules/auth/self-service/self-service-test-kit.js';
 import { startAdminServer } from '../../modules/user/admin-test-kit.js';
 import { bearer, createTestUser, GOOD_PASSWORD, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';

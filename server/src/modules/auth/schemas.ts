@@ -139,7 +139,7 @@ export const menuNode: z.ZodType<MenuNode> = z.lazy(() =>
     }),
     children: z.array(menuNode).optional(),
   }),
-);
+).meta({ id: 'PermissionMenuNode' });
 
 export const permissionInfo = z.object({
   roles: z.array(z.string()),

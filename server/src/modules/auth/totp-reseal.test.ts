@@ -5,11 +5,11 @@ import { recoveryCodes, userSecurity } from '../../../../db/schema/index.js';
 import { createTestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { recoveryCodesRemaining, spendRecoveryCode } from './recovery-codes.js';
-import { startSessionServer } from './sessions-test-kit.js';
-import { generateTotpSecret, totpCode } from './totp.js';
+import { startSessionServer } from './session/sessions-test-kit.js';
+import { generateTotpSecret, totpCode } from './two-factor/totp.js';
 import { resealTotpSecrets } from './totp-reseal.js';
 import { createTwoFactorSecrets } from './two-factor-secrets.js';
-import { TwoFactorFlags } from './two-factor.js';
+import { TwoFactorFlags } from './two-factor/two-factor.js';
 
 /** Second-factor secrets across a key rotation (two keys configured, k2026 current). */
 const RETIRED_KEY = randomBytes(32).toString('base64');

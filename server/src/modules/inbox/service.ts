@@ -4,7 +4,7 @@ import { announcements, notificationPreferences, notifications, roles, tenantMem
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
 import { definePagedList, type PagedRequest, type PagedResult } from '../../query/index.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { inboxErrors } from './errors.js';
 import { receiveNotification } from './payload.js';
 import { LIST_LIMIT, NotificationType, type announcementCreate, type announcementItem, type announcementPageRequest, type InboxItem, type inboxPageRequest } from './schemas.js';

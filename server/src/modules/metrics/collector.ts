@@ -2,11 +2,11 @@ import { and, count, eq, gt } from 'drizzle-orm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
-import { passwordHashLoad } from '../../infra/password.js';
 import type { RouteEntry } from '../../routes/table.js';
-import { SessionStatus } from '../auth/session-state.js';
+import type { NotificationHub } from '../hubs/notification-hub.js';
+import { SessionStatus } from '../auth/session/session-state.js';
 
-type Deps = Pick<AppDeps, 'db' | 'events' | 'notificationHub' | 'clock' | 'readiness' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'events' | 'clock' | 'readiness' | 'config' | 'hasher'> & { notificationHub: Pick<NotificationHub, 'connectionCount'> };
 
 /** Paths outside /api, by prefix; anything else is `other`, so that no client can add label values. */
 const FIXED_ROUTES = ['/health/ready', '/health', '/trpc', '/hubs', '/swagger', '/openapi', '/ops/maintenance', '/metrics', '/.well-known'];
@@ -54,7 +54,7 @@ export function createMetrics(deps: Deps) {
     labelNames: ['state'],
     registers,
     collect() {
-      const load = passwordHashLoad();
+      const load = deps.hasher.load();
       this.set({ state: 'active' }, load.active);
       this.set({ state: 'waiting' }, load.waiting);
       this.set({ state: 'limit' }, load.limit);

@@ -3,7 +3,7 @@ import { notificationPreferences, notifications, users } from '../../../../db/sc
 import type { AppDeps } from '../../app-deps.js';
 import type { Culture } from '../../config/schema.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
-import { parseUserAgent } from '../auth/user-agent.js';
+import { parseUserAgent } from '../auth/session/user-agent.js';
 import { receiveNotification } from '../inbox/payload.js';
 
 /** Security notices (SPEC "Security notification": profile and credential changes, forced password change). */

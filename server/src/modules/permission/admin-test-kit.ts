@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import { auditEntries } from '../../../../db/schema/index.js';
-import type { AppDeps } from '../../app-deps.js';
 import { bearer, createTestTenant, createTestUser, grantRole, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
@@ -45,7 +44,7 @@ export type AdminApi = ReturnType<typeof adminApi>;
 
 /** A member of the tenant (home there) holding a role with the codes; logged in (lands in the tenant). */
 export async function tenantUser(server: TestServer, tenantId: bigint, codes: string[] = []): Promise<{ user: TestUser; roleId: bigint | undefined; api: AdminApi }> {
-  const deps: AppDeps = server.runtime.deps;
+  const deps = server.runtime.deps;
   const user = await createTestUser(deps, { tenantId, memberOf: [tenantId] });
   const roleId = codes.length ? await grantRole(deps, user.id, tenantId, codes) : undefined;
   return { user, roleId, api: adminApi(server, (await loginAs(server, user)).accessToken) };

@@ -4,8 +4,8 @@ import { auditEntries, users } from '../../../../db/schema/index.js';
 import { ManualClock } from '../../infra/clock.js';
 import { createTestUser, watchCodes } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { client, codeIn, mailsTo } from '../auth/self-service-test-kit.js';
-import { startSessionServer } from '../auth/sessions-test-kit.js';
+import { client, codeIn, mailsTo } from '../auth/self-service/self-service-test-kit.js';
+import { startSessionServer } from '../auth/session/sessions-test-kit.js';
 import { impersonate, profileCall, signedInOn } from './profile-test-kit.js';
 
 /**

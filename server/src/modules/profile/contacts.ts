@@ -5,18 +5,18 @@ import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
 import { postgresErrorCode, UNIQUE_VIOLATION } from '../../infra/db/errors.js';
 import { notDeleted } from '../../infra/db/predicates.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
-import { sendOrUndo } from '../auth/self-service-mail.js';
-import { checkSendLimits } from '../auth/send-limits.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import { sendOrUndo } from '../auth/self-service/self-service-mail.js';
+import { checkSendLimits } from '../auth/self-service/send-limits.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { notifySecurity } from '../notifications/notify.js';
-import { CODE_TTL_MS, type CodePurpose } from '../verification/codes.js';
+import { CODE_TTL_MS, type CodePurpose, type CodeService } from '../verification/codes.js';
 import { contactCodeMessage } from './contact-mail.js';
 import { confirmOwnPassword } from './own-password.js';
-import { perDeps } from './per-deps.js';
 import { profileSelfErrors } from './self-service-errors.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
 
 /**
  * The caller's e-mail and phone, in two steps each (SPEC "Profile endpoints": purposes
@@ -39,8 +39,8 @@ import { profileSelfErrors } from './self-service-errors.js';
  * is audited; all of them are refused while impersonating (403).
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
-export type ContactDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'codes' | 'messages' | 'logger' | 'sessionState' | 'events'>;
+type Ctx = CallContext & { auth: AuthContext };
+export type ContactDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'hasher' | 'events'> & { codes: CodeService; sessionState: SessionStateService };
 
 type Kind = 'email' | 'phone';
 type Step = 'change' | 'verify';
@@ -204,4 +204,3 @@ export function createContacts(deps: ContactDeps) {
   };
 }
 
-export const contacts = perDeps(createContacts);

@@ -4,7 +4,6 @@ import { auditEntries, loginLogs, users, userSessions } from '../../../../db/sch
 import type { AppDeps } from '../../app-deps.js';
 import { LoginResult } from '../login-log/schemas.js';
 import type { activityOut, loginLogsRequest, ownLoginLogPage } from './history-schemas.js';
-import { perDeps } from './per-deps.js';
 
 /**
  * GET /api/Profile/LoginLogs and GET /api/Profile/Activity: the caller's own history. The login
@@ -137,4 +136,3 @@ export function createHistory(deps: HistoryDeps) {
   };
 }
 
-export const history = perDeps(createHistory);

@@ -3,11 +3,10 @@ import type { z } from 'zod';
 import { externalLogins, notificationPreferences, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { PREFERENCE_DEFAULTS, PREFERENCE_KEYS, type linkedAccount, type notificationPreference, type updateNotificationPreference } from './links-schemas.js';
-import { perDeps } from './per-deps.js';
 import { profileSelfErrors } from './self-service-errors.js';
 
 /**
@@ -21,7 +20,7 @@ import { profileSelfErrors } from './self-service-errors.js';
  * of one user's links are serialized, so two unlinks racing cannot both pass the check.
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
+type Ctx = CallContext & { auth: AuthContext };
 export type LinkDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'config'>;
 
 export function createLinks(deps: LinkDeps) {
@@ -81,4 +80,3 @@ export function createLinks(deps: LinkDeps) {
   };
 }
 
-export const links = perDeps(createLinks);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, notifications, users, userSecurity } from '../../../../db/schema/index.js';
 import { createTestTenant, createTestUser, GOOD_PASSWORD, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { startSessionServer } from '../auth/sessions-test-kit.js';
+import { startSessionServer } from '../auth/session/sessions-test-kit.js';
 import { impersonate, profileCall, signedInOn } from './profile-test-kit.js';
 
 /** GET/PUT /api/Profile/Profile and POST /api/Profile/ChangeUserName over real HTTP. */

@@ -5,17 +5,17 @@ import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
 import { postgresErrorCode, UNIQUE_VIOLATION } from '../../infra/db/errors.js';
 import { notDeleted } from '../../infra/db/predicates.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange, fieldsOf } from '../audit/change.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { notifySecurity } from '../notifications/notify.js';
 import { confirmOwnPassword } from './own-password.js';
-import { perDeps } from './per-deps.js';
 import type { ProfileOut, updateProfileRequest } from './profile-schemas.js';
 import { profileSelfErrors } from './self-service-errors.js';
 import type { z } from 'zod';
 import { recoveryCodesRemaining } from '../auth/recovery-codes.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
 
 /**
  * GET/PUT /api/Profile/Profile and POST /api/Profile/ChangeUserName (ORIGINAL-FACTS §3.3). The
@@ -27,8 +27,8 @@ import { recoveryCodesRemaining } from '../auth/recovery-codes.js';
  * refreshed, which nothing reads for authorization).
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
-export type ProfileInfoDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'sessionState' | 'events'>;
+type Ctx = CallContext & { auth: AuthContext };
+export type ProfileInfoDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'hasher' | 'events'> & { sessionState: SessionStateService };
 
 const USER_NAME = /^[A-Za-z0-9_]{3,30}$/;
 export const USER_NAME_INTERVAL_DAYS = 90;
@@ -155,4 +155,3 @@ export function createProfileInfo(deps: ProfileInfoDeps) {
   };
 }
 
-export const profileInfo = perDeps(createProfileInfo);

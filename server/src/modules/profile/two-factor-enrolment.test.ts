@@ -6,9 +6,9 @@ import { ManualClock } from '../../infra/clock.js';
 import { readOutbox } from '../../infra/messaging/outbox.js';
 import { createTestUser, loginAs, watchCodes, type TestUserOptions } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { LoginResult } from '../auth/login-log.js';
-import { startSessionServer } from '../auth/sessions-test-kit.js';
-import { totpCode } from '../auth/totp.js';
+import { LoginResult } from '../login-log/write.js';
+import { startSessionServer } from '../auth/session/sessions-test-kit.js';
+import { totpCode } from '../auth/two-factor/totp.js';
 import { appCode, base32Decode, referenceTotp, twoFactorApi } from './two-factor-test-kit.js';
 
 /**

@@ -4,9 +4,9 @@ import { auditEntries, loginLogs, notifications, recoveryCodes, users, userSecur
 import { ManualClock } from '../../infra/clock.js';
 import { createTestUser, loginAs, watchCodes } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { LoginResult } from '../auth/login-log.js';
+import { LoginResult } from '../login-log/write.js';
 import { recoveryCodesRemaining, spendRecoveryCode } from '../auth/recovery-codes.js';
-import { startSessionServer } from '../auth/sessions-test-kit.js';
+import { startSessionServer } from '../auth/session/sessions-test-kit.js';
 import { appCode, twoFactorApi } from './two-factor-test-kit.js';
 
 /**

@@ -1,5 +1,4 @@
 import { authedProcedure } from '../../rpc/trpc.js';
-import { createTwoFactorEnrolment } from './two-factor-service.js';
 import {
   disableRequest,
   enableRequest,
@@ -19,7 +18,7 @@ export const twoFactorProcedures = {
   GetTwoFactorAsync: authedProcedure
     .meta({ summary: 'The caller\'s second factor: methods on (flags 1 TOTP, 2 e-mail, 4 phone), a pending authenticator setup, recovery codes left' })
     .output(twoFactorState)
-    .query(({ ctx }) => createTwoFactorEnrolment(ctx.deps).state(ctx)),
+    .query(({ ctx }) => ctx.services.twoFactorEnrolment.state(ctx)),
 
   Setup2FAAsync: authedProcedure
     .meta({
@@ -27,7 +26,7 @@ export const twoFactorProcedures = {
       description: `The secret is stored sealed, not yet on, and answered again by later calls until Enable2FA turns TOTP on; with TOTP already on: 422. ${REFUSED}`,
     })
     .output(setupResult)
-    .mutation(({ ctx }) => createTwoFactorEnrolment(ctx.deps).setup(ctx)),
+    .mutation(({ ctx }) => ctx.services.twoFactorEnrolment.setup(ctx)),
 
   Send2FASetupCodeAsync: authedProcedure
     .meta({
@@ -36,7 +35,7 @@ export const twoFactorProcedures = {
     })
     .input(sendSetupCodeRequest)
     .output(sendSetupCodeResult)
-    .mutation(({ ctx, input }) => createTwoFactorEnrolment(ctx.deps).sendSetupCode(ctx, input.method)),
+    .mutation(({ ctx, input }) => ctx.services.twoFactorEnrolment.sendSetupCode(ctx, input.method)),
 
   Enable2FAAsync: authedProcedure
     .meta({
@@ -45,7 +44,7 @@ export const twoFactorProcedures = {
     })
     .input(enableRequest)
     .output(enableResult)
-    .mutation(({ ctx, input }) => createTwoFactorEnrolment(ctx.deps).enable(ctx, input.method, input.code)),
+    .mutation(({ ctx, input }) => ctx.services.twoFactorEnrolment.enable(ctx, input.method, input.code)),
 
   Disable2FAAsync: authedProcedure
     .meta({
@@ -54,7 +53,7 @@ export const twoFactorProcedures = {
     })
     .input(disableRequest)
     .output(twoFactorState)
-    .mutation(({ ctx, input }) => createTwoFactorEnrolment(ctx.deps).disable(ctx, input.method, input)),
+    .mutation(({ ctx, input }) => ctx.services.twoFactorEnrolment.disable(ctx, input.method, input)),
 
   RegenerateRecoveryCodesAsync: authedProcedure
     .meta({
@@ -63,5 +62,5 @@ export const twoFactorProcedures = {
     })
     .input(regenerateRequest)
     .output(recoveryCodesResult)
-    .mutation(({ ctx, input }) => createTwoFactorEnrolment(ctx.deps).regenerateRecoveryCodes(ctx, input.password)),
+    .mutation(({ ctx, input }) => ctx.services.twoFactorEnrolment.regenerateRecoveryCodes(ctx, input.password)),
 };

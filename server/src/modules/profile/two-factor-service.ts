@@ -6,24 +6,25 @@ import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
 import type { Executor } from '../../infra/db/client.js';
-import { verifyPassword } from '../../infra/password.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { auditRow } from '../audit/write.js';
 import { authErrors } from '../auth/errors.js';
-import { requestFacts } from '../auth/login-service.js';
-import { writeLoginLog } from '../auth/login-log.js';
+import { requestFacts } from '../auth/login/login-service.js';
+import { writeLoginLog } from '../login-log/write.js';
 import { deleteRecoveryCodesIn, recoveryCodesRemaining, replaceRecoveryCodesIn } from '../auth/recovery-codes.js';
-import { throwIfThrottled } from '../auth/send-limits.js';
-import type { AuthContext } from '../auth/session-gate.js';
-import { generateTotpSecret, totpUri, verifyTotp } from '../auth/totp.js';
+import { throwIfThrottled } from '../auth/self-service/send-limits.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
+import { generateTotpSecret, totpUri, verifyTotp } from '../auth/two-factor/totp.js';
 import { notifyTwoFactor } from '../auth/two-factor-notices.js';
-import { TwoFactorFlags } from '../auth/two-factor.js';
+import { TwoFactorFlags } from '../auth/two-factor/two-factor.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
-import { CODE_TTL_MS, type CodePurpose } from '../verification/codes.js';
+import { CODE_TTL_MS, type CodePurpose, type CodeService } from '../verification/codes.js';
 import { profileErrors } from './errors.js';
 import { twoFactorErrors } from './two-factor-errors.js';
 import type { TwoFactorMethodFlag, TwoFactorState } from './two-factor-schemas.js';
+import type { SessionService } from '../auth/session/session-service.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
 
 /**
  * Second-factor enrolment of the signed-in user (SPEC "Profile endpoints"; ORIGINAL-FACTS §3.3):
@@ -36,12 +37,13 @@ import type { TwoFactorMethodFlag, TwoFactorState } from './two-factor-schemas.j
  * is open to an impersonation session.
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
+type Ctx = CallContext & { auth: AuthContext };
 
-export type TwoFactorEnrolmentDeps = Pick<
-  AppDeps,
-  'db' | 'ids' | 'clock' | 'store' | 'codes' | 'messages' | 'logger' | 'config' | 'sessions' | 'sessionState' | 'events' | 'twoFactorSecrets'
->;
+export type TwoFactorEnrolmentDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'store' | 'messages' | 'logger' | 'config' | 'twoFactorSecrets' | 'hasher' | 'events'> & {
+  codes: CodeService;
+  sessions: SessionService;
+  sessionState: SessionStateService;
+};
 
 const METHOD_NAMES: Record<TwoFactorMethodFlag, string> = { 1: 'Totp', 2: 'Email', 4: 'Phone' };
 const WRONG_CODE_LIMIT = 5;
@@ -121,7 +123,7 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
   async function checkPassword(userId: bigint, hash: string, password: string): Promise<void> {
     const limit = await hitRateLimit(store, `confirm-password:${userId}`, 5, 60_000);
     if (!limit.allowed) throw appError(authErrors.TOO_MANY_ATTEMPTS, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });
-    if (!(await verifyPassword(hash, password)).ok) throw appError(profileErrors.PASSWORD_WRONG);
+    if (!(await deps.hasher.verify(hash, password)).ok) throw appError(profileErrors.PASSWORD_WRONG);
   }
 
   /** The TOTP step a code matches, against the stored secret; undefined when it does not. */

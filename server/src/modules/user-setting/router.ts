@@ -1,6 +1,5 @@
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { getSettingRequest, saveSettingRequest, SETTING_VALUE_MAX, SETTINGS_PER_USER_MAX, settingOut } from './schemas.js';
-import { userSettingService } from './service.js';
 
 /** /api/UserSetting: saves a UI preference of the caller. */
 export const userSettingRouter = router({
@@ -11,7 +10,7 @@ export const userSettingRouter = router({
     })
     .input(saveSettingRequest)
     .output(settingOut)
-    .mutation(({ ctx, input }) => userSettingService(ctx.deps).save(ctx, input)),
+    .mutation(({ ctx, input }) => ctx.services.userSettings.save(ctx, input)),
 });
 
 /** /api/UserSettingQuery: reads a UI preference of the caller. */
@@ -20,5 +19,5 @@ export const userSettingQueryRouter = router({
     .meta({ method: 'GET', action: 'Get', summary: 'One UI preference (`?scene=&settingKey=`); settingValue null when never saved' })
     .input(getSettingRequest)
     .output(settingOut)
-    .query(({ ctx, input }) => userSettingService(ctx.deps).get(ctx.auth.userId, input)),
+    .query(({ ctx, input }) => ctx.services.userSettings.get(ctx.auth.userId, input)),
 });

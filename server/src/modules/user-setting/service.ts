@@ -3,12 +3,12 @@ import type { z } from 'zod';
 import { userSettings } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
-import type { AuthContext } from '../auth/session-gate.js';
-import { perDeps } from '../profile/per-deps.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { profileSelfErrors } from '../profile/self-service-errors.js';
 import { SETTINGS_PER_USER_MAX, UserSettingScene, type getSettingRequest, type saveSettingRequest, type settingOut } from './schemas.js';
+import type { NotificationHub } from '../hubs/notification-hub.js';
 
 /**
  * UI preferences per scene and key (SPEC "Profile endpoints": the service does not interpret the
@@ -20,8 +20,8 @@ import { SETTINGS_PER_USER_MAX, UserSettingScene, type getSettingRequest, type s
  * UserSettingSaved with the scene and key (not the value).
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
-export type UserSettingDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'logger' | 'notificationHub'>;
+type Ctx = CallContext & { auth: AuthContext };
+export type UserSettingDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'logger'> & { notificationHub: NotificationHub };
 
 export function createUserSettings(deps: UserSettingDeps) {
   const { db, clock, logger } = deps;
@@ -66,4 +66,3 @@ export function createUserSettings(deps: UserSettingDeps) {
   };
 }
 
-export const userSettingService = perDeps(createUserSettings);

@@ -5,7 +5,7 @@ import { auditEntries, userSettings } from '../../../../db/schema/index.js';
 import { bearer, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { startTwoNodes, type TwoNodes } from '../../testing/two-nodes.js';
-import { startSessionServer } from '../auth/sessions-test-kit.js';
+import { startSessionServer } from '../auth/session/sessions-test-kit.js';
 import { SETTINGS_PER_USER_MAX } from './schemas.js';
 
 /** POST /api/UserSetting/Save and GET /api/UserSettingQuery/Get over real HTTP, and the hub push. */

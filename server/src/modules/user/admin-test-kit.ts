@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { roleDataScopeDepartments, roles, userDepartments } from '../../../../db/schema/index.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppGraph as AppDeps } from '../../services.js';
 import type { Clock } from '../../infra/clock.js';
 import { createDepartmentService } from '../department/service.js';
 import { bearer, createTestTenant, createTestUser, grantRole, loginAs, type TestUser, type TestUserOptions } from '../../testing/auth-fixtures.js';

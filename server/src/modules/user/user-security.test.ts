@@ -5,7 +5,7 @@ import { ManualClock } from '../../infra/clock.js';
 import { createTestTenant, createTestUser, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { auditEntry, watchAudit } from '../permission/admin-test-kit.js';
-import { SessionStatus } from '../auth/session-state.js';
+import { SessionStatus } from '../auth/session/session-state.js';
 import { ADMIN_CODES, adminApi, grantScopedRole, member, startAdminServer, tenantAdmin } from './admin-test-kit.js';
 
 /**
