@@ -231,6 +231,16 @@ export const routes = {
     "path": "/api/MenuQuery/MenuTree",
     "binding": "none"
   },
+  "NotificationAppService.CreateNotificationAsync": {
+    "method": "POST",
+    "path": "/api/Notification/Notification",
+    "binding": "body"
+  },
+  "NotificationQueryService.GetNotificationPageAsync": {
+    "method": "POST",
+    "path": "/api/NotificationQuery/NotificationPage",
+    "binding": "body"
+  },
   "OpenApiAppService.EchoAsync": {
     "method": "POST",
     "path": "/api/openapi/Echo",
@@ -694,6 +704,36 @@ export const routes = {
   "UserDepartmentAppService.GetUserDepartmentsAsync": {
     "method": "GET",
     "path": "/api/UserDepartment/UserDepartments",
+    "binding": "query"
+  },
+  "UserInboxAppService.DeleteInboxItemAsync": {
+    "method": "DELETE",
+    "path": "/api/UserInbox/InboxItem",
+    "binding": "query"
+  },
+  "UserInboxAppService.GetInboxPageAsync": {
+    "method": "POST",
+    "path": "/api/UserInbox/InboxPage",
+    "binding": "body"
+  },
+  "UserInboxAppService.GetListAsync": {
+    "method": "GET",
+    "path": "/api/UserInbox/List",
+    "binding": "query"
+  },
+  "UserInboxAppService.MarkAllReadAsync": {
+    "method": "POST",
+    "path": "/api/UserInbox/MarkAllRead",
+    "binding": "body"
+  },
+  "UserInboxAppService.MarkReadAsync": {
+    "method": "POST",
+    "path": "/api/UserInbox/MarkRead",
+    "binding": "body"
+  },
+  "UserInboxAppService.GetUnreadCountAsync": {
+    "method": "GET",
+    "path": "/api/UserInbox/UnreadCount",
     "binding": "query"
   },
   "UserQueryService.GetEnabledUsersAsync": {

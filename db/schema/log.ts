@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
 import { id, instant, pk } from './columns.js';
 
 /**
@@ -56,13 +56,20 @@ export const auditEntries = pgTable(
   (t) => [index('audit_entries_tenant_time_idx').on(t.tenantId, t.createdTime), index('audit_entries_user_action_idx').on(t.userId, t.action)],
 );
 
-/** In-app notifications (security alerts, announcements). Type: Info | Success | Warning | Error | Security. */
+/**
+ * A user's inbox: one row per recipient. NotificationType (the original's names): System |
+ * Security | Business | Todo | Emergency. `notificationId`: the announcement the row was fanned
+ * out from (null for a notice written to one user, whose own id stands in). Security notices to
+ * one user are account-level and shown in every context of the user; every other row only in
+ * `tenantId`.
+ */
 export const notifications = pgTable(
   'notifications',
   {
     id: pk(),
     tenantId: id().notNull().default(sql`0`),
     userId: id().notNull(),
+    notificationId: id(),
     notificationType: varchar({ length: 32 }).notNull(),
     title: varchar({ length: 255 }).notNull(),
     content: text(),
@@ -71,5 +78,32 @@ export const notifications = pgTable(
     readTime: instant(),
     createdTime: instant().notNull().defaultNow(),
   },
-  (t) => [index('notifications_user_idx').on(t.userId, t.createdTime)],
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.createdTime),
+    index('notifications_announcement_idx').on(t.notificationId),
+    // The unread count and "mark all read" of a user read exactly the unread rows.
+    index('notifications_user_unread_idx').on(t.userId, t.tenantId).where(sql`${t.isRead} = false`),
+  ],
+);
+
+/**
+ * Announcements an administrator sent to a tenant: to every member (TargetType All) or to the
+ * holders of one role (Role). Each recipient gets a `notifications` row pointing here.
+ */
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: pk(),
+    tenantId: id().notNull(),
+    notificationType: varchar({ length: 32 }).notNull(),
+    title: varchar({ length: 255 }).notNull(),
+    content: text(),
+    contentFormat: varchar({ length: 16 }).notNull().default('Text'),
+    targetType: varchar({ length: 16 }).notNull(),
+    targetRoleId: id(),
+    sendUserId: id(),
+    recipientCount: integer().notNull().default(0),
+    sendTime: instant().notNull(),
+  },
+  (t) => [index('announcements_tenant_time_idx').on(t.tenantId, t.sendTime)],
 );

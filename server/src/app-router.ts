@@ -1,5 +1,6 @@
 import { authRouter } from './modules/auth/router.js';
 import { impersonationRouter } from './modules/impersonation/router.js';
+import { notificationQueryRouter, notificationRouter, userInboxRouter } from './modules/inbox/router.js';
 import { loginLogQueryRouter } from './modules/login-log/router.js';
 import { userDepartmentRouter, userQueryRouter, userRoleRouter, userRouter, userSecurityRouter } from './modules/user/router.js';
 import { userSessionQueryRouter, userSessionRouter } from './modules/user-session/router.js';
@@ -45,6 +46,10 @@ export const appRouter = router({
   UserSessionQueryService: userSessionQueryRouter,
   UserSessionAppService: userSessionRouter,
   LoginLogQueryService: loginLogQueryRouter,
+  // The message center (modules/inbox).
+  UserInboxAppService: userInboxRouter,
+  NotificationQueryService: notificationQueryRouter,
+  NotificationAppService: notificationRouter,
   ImpersonationAppService: impersonationRouter,
   // Issue 6, tenants, editions, memberships, roles, catalogue, departments, positions, menus
   // (modules/{tenant,role,permission,department,position,menu}).

@@ -12,7 +12,7 @@ import { notifyTwoFactor } from './two-factor-notices.js';
  * and a stolen code sheet. False for a wrong or spent code (the caller counts the failure).
  */
 export async function useRecoveryCode(
-  deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger' | 'twoFactorSecrets'>,
+  deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger' | 'events' | 'twoFactorSecrets'>,
   user: { userId: bigint; tenantId: bigint; culture: Culture },
   code: string,
   facts: RequestFacts,

@@ -32,7 +32,7 @@ const KEYS: Record<TwoFactorNotice['kind'], [string, string]> = {
 };
 
 /** Sends one of the notices above in the user's culture. */
-export async function notifyTwoFactor(deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger'>, to: { userId: bigint; tenantId: bigint; culture: Culture; request?: NoticeRequest }, notice: TwoFactorNotice): Promise<void> {
+export async function notifyTwoFactor(deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger' | 'events'>, to: { userId: bigint; tenantId: bigint; culture: Culture; request?: NoticeRequest }, notice: TwoFactorNotice): Promise<void> {
   const [title, body] = KEYS[notice.kind];
   const params = 'method' in notice ? { method: notice.method } : 'remaining' in notice ? { remaining: String(notice.remaining) } : {};
   await deliverSecurityNotice(deps, { userId: to.userId, tenantId: to.tenantId, title: translate(to.culture, title), content: translate(to.culture, body, params), culture: to.culture, request: to.request });

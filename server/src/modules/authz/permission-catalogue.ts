@@ -32,6 +32,8 @@ const groups: Record<string, readonly string[]> = {
   edition: ['read', 'create', 'update', 'delete'],
   permission: ['read'],
   'audit-log': ['read'],
+  /** Announcements: the list (read) and sending one to the current tenant (publish). */
+  message: ['read', 'publish'],
   impersonation: ['start', 'cross-tenant'],
 };
 

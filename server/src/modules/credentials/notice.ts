@@ -20,7 +20,7 @@ export type CredentialChange = 'created' | 'rotated' | 'enabled' | 'disabled' | 
  * Failures are logged, not thrown: the change has happened.
  */
 export async function notifyCredentialChange(
-  deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger'>,
+  deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger' | 'events'>,
   notice: { userId: bigint; tenantId: bigint; culture: Culture; change: CredentialChange; appKey: string; request?: NoticeRequest },
 ): Promise<void> {
   const title = translate(notice.culture, texts.title);

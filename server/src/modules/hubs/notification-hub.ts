@@ -17,6 +17,12 @@ const KEEP_ALIVE_MS = 15_000;
 const CLIENT_TIMEOUT_MS = 30_000;
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 const MAX_MESSAGE_BYTES = 32_768;
+/**
+ * Bounds of one store message of pushes: an announcement to a large tenant goes out in a few
+ * messages, not one per member, and none grows past what the store passes comfortably.
+ */
+const PUSHES_PER_MESSAGE = 500;
+const BYTES_PER_MESSAGE = 1_000_000;
 /** Connections one user may hold on one node (tabs and devices); more is refused with 429. */
 export const MAX_CONNECTIONS_PER_USER = 32;
 
@@ -52,7 +58,8 @@ export function hubToken(url: URL, authorization: string | null | undefined): st
  * node, and then closes them (null: every session of the user, as a deletion ends them all).
  * The user's other sessions hear nothing: the original front end logs out on any ForceLogout
  * it receives, so a push to every connection of the user would sign out every browser still
- * signed in. Unlike the original, connecting checks the session too (a revoked session cannot
+ * signed in. New inbox rows are pushed as ReceiveNotification to every connection of their
+ * user. Unlike the original, connecting checks the session too (a revoked session cannot
  * connect).
  */
 type HubDeps = Pick<AppDeps, 'config' | 'logger' | 'clock' | 'store' | 'events' | 'maintenance'> & { tokens: TokenService; sessionState: SessionStateService };
@@ -170,10 +177,29 @@ export function createNotificationHub(deps: HubDeps) {
     async start() {
       unsubscribe = await store.subscribe(CHANNEL, (message) => {
         try {
-          deliver(JSON.parse(message) as Push);
+          const parsed = JSON.parse(message) as Push | Push[];
+          for (const push of Array.isArray(parsed) ? parsed : [parsed]) deliver(push);
         } catch (error) {
           logger.warn('hub push could not be delivered', { error });
         }
+      });
+      // Inbox rows (security notices, announcements) reach the user's open connections at once.
+      deps.events.on('NotificationsCreated', async (e) => {
+        let batch: string[] = [];
+        let bytes = 0;
+        const flush = async () => {
+          if (batch.length > 0) await store.publish(CHANNEL, `[${batch.join(',')}]`);
+          batch = [];
+          bytes = 0;
+        };
+        for (const p of e.pushes) {
+          const push: Push = { userId: String(p.userId), target: 'ReceiveNotification', arguments: [p.payload] };
+          const text = JSON.stringify(push);
+          if (batch.length >= PUSHES_PER_MESSAGE || (batch.length > 0 && bytes + text.length > BYTES_PER_MESSAGE)) await flush();
+          batch.push(text);
+          bytes += text.length + 1;
+        }
+        await flush();
       });
       deps.events.on('SessionsRevoked', async (e) => {
         const targetSessionIds = e.sessionIds === null ? null : e.sessionIds.map(String);

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { Culture } from '../../config/schema.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
 import { parseUserAgent } from '../auth/session/user-agent.js';
+import { receiveNotification } from '../inbox/payload.js';
 
 /** Security notices (SPEC "Security notification": profile and credential changes, forced password change). */
 const texts = defineMessages('securityNotice', {
@@ -39,7 +40,7 @@ const KINDS: Record<SecurityNoticeKind, [string, string]> = {
  */
 export const MANDATORY_NOTICES: ReadonlySet<SecurityNoticeKind> = new Set(['defaultPassword', 'changeRequired', 'passwordChanged', 'emailChanged', 'phoneChanged']);
 
-type NoticeDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger'>;
+type NoticeDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger' | 'events'>;
 
 /** The request that made the change: its address and device go into the e-mail. */
 export interface NoticeRequest {
@@ -69,11 +70,12 @@ function device(userAgent: string): string | undefined {
 }
 
 /**
- * Delivers a security notice already worded: in-app (a row the notification hub pushes) and by
- * e-mail when the user has an address, each unless the user switched off that channel or
- * security notices; a mandatory notice goes out on both whatever the preference. `alsoTo` is
- * one more address (the former e-mail of an e-mail change, whose owner must hear of it). A
- * failed e-mail is logged, not thrown: the change it reports has already happened.
+ * Delivers a security notice already worded: in-app (an inbox row, pushed at once to the
+ * user's hub connections as ReceiveNotification) and by e-mail when the user has an address,
+ * each unless the user switched off that channel or security notices; a mandatory notice goes
+ * out on both whatever the preference. `alsoTo` is one more address (the former e-mail of an
+ * e-mail change, whose owner must hear of it). A failed e-mail is logged, not thrown: the
+ * change it reports has already happened.
  */
 export async function deliverSecurityNotice(
   deps: NoticeDeps,
@@ -87,7 +89,8 @@ export async function deliverSecurityNotice(
     .where(eq(users.id, notice.userId));
   const wanted = (channel: boolean | null | undefined) => notice.mandatory === true || (channel !== false && row?.security !== false);
   if (wanted(row?.inApp)) {
-    await deps.db.insert(notifications).values({ id: deps.ids.next(), tenantId: notice.tenantId, userId: notice.userId, notificationType: 'Security', title, content, createdTime: deps.clock.now() });
+    const [item] = await deps.db.insert(notifications).values({ id: deps.ids.next(), tenantId: notice.tenantId, userId: notice.userId, notificationType: 'Security', title, content, createdTime: deps.clock.now() }).returning();
+    await deps.events.publish('NotificationsCreated', { pushes: [{ userId: notice.userId, payload: receiveNotification(item!) }] });
   }
   const to = new Set<string>();
   if (row?.email && wanted(row.channel)) to.add(row.email);

@@ -40,7 +40,7 @@ import type { SessionStateService } from '../auth/session/session-state.js';
  */
 
 type Ctx = CallContext & { auth: AuthContext };
-export type ContactDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'hasher'> & { codes: CodeService; sessionState: SessionStateService };
+export type ContactDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'hasher' | 'events'> & { codes: CodeService; sessionState: SessionStateService };
 
 type Kind = 'email' | 'phone';
 type Step = 'change' | 'verify';

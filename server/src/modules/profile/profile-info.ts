@@ -28,7 +28,7 @@ import type { SessionStateService } from '../auth/session/session-state.js';
  */
 
 type Ctx = CallContext & { auth: AuthContext };
-export type ProfileInfoDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'hasher'> & { sessionState: SessionStateService };
+export type ProfileInfoDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'hasher' | 'events'> & { sessionState: SessionStateService };
 
 const USER_NAME = /^[A-Za-z0-9_]{3,30}$/;
 export const USER_NAME_INTERVAL_DAYS = 90;

@@ -39,7 +39,7 @@ import type { SessionStateService } from '../auth/session/session-state.js';
 
 type Ctx = CallContext & { auth: AuthContext };
 
-export type TwoFactorEnrolmentDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'store' | 'messages' | 'logger' | 'config' | 'twoFactorSecrets' | 'hasher'> & {
+export type TwoFactorEnrolmentDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'store' | 'messages' | 'logger' | 'config' | 'twoFactorSecrets' | 'hasher' | 'events'> & {
   codes: CodeService;
   sessions: SessionService;
   sessionState: SessionStateService;
