@@ -31,7 +31,7 @@ export const appRouter = router({
   ProfileAppService: profileRouter,
   SystemAppService: systemRouter,
   TenantQueryService: tenantQueryRouter,
-  // Issue 6, users, sessions, login log and impersonation (modules/{user,user-session,login-log,impersonation}).
+  // Users, sessions, login log and impersonation (modules/{user,user-session,login-log,impersonation}).
   UserQueryService: userQueryRouter,
   UserAppService: userRouter,
   UserSecurityAppService: userSecurityRouter,
@@ -43,7 +43,7 @@ export const appRouter = router({
   UserSessionAppService: userSessionRouter,
   LoginLogQueryService: loginLogQueryRouter,
   ImpersonationAppService: impersonationRouter,
-  // Issue 6, tenants, editions, memberships, roles, catalogue, departments, positions, menus
+  // Tenants, editions, memberships, roles, catalogue, departments, positions, menus
   // (modules/{tenant,role,permission,department,position,menu}).
   TenantAppService: tenantRouter,
   EditionAppService: editionRouter,

@@ -127,6 +127,7 @@ function computeDummyHash(): Promise<string> {
  * paying for the hash.
  */
 export const DUMMY_HASH: PromiseLike<string> = {
+  // biome-ignore lint/suspicious/noThenProperty: a lazy thenable is the point: awaiting it starts the hash.
   then: (onFulfilled, onRejected) => computeDummyHash().then(onFulfilled, onRejected),
 };
 

@@ -8,7 +8,7 @@ import type { TestServer } from '../../testing/harness.js';
 import { PLATFORM_CODES, startAdminServer, TENANT_ADMIN_CODES, tenantUser, tenantWithAdmin, type AdminApi, type Call } from './admin-test-kit.js';
 
 /**
- * The isolation sweep (issue 6): an administrator of tenant A, holding every code of these
+ * The isolation sweep: an administrator of tenant A, holding every code of these
  * modules (the platform ones too), calls every read and write endpoint of tenants, memberships,
  * roles, departments, positions and menus with ids, filters and keywords that point at tenant B.
  * Nothing of B may appear in any answer, and nothing of B may change.

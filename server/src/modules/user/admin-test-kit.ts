@@ -12,7 +12,7 @@ import type { DataScope } from '../authz/snapshot.js';
  * a server, administrators with chosen codes and data scope, and the HTTP calls they make.
  */
 
-/** Every code an administrator of this part of issue 6 uses. */
+/** Every code an administrator of users, sessions, the login log and impersonation uses. */
 export const ADMIN_CODES = [
   'saas:user:read', 'saas:user:read-contact', 'saas:user:create', 'saas:user:update', 'saas:user:status', 'saas:user:delete',
   'saas:user-security:reset-password', 'saas:user-security:reset-two-factor',
