@@ -17,7 +17,7 @@ const table = buildRouteTable(appRouter, serviceRoutes);
 const document = buildOpenApiDocument(table, {
   title: API_TITLE,
   version: pkg.version,
-  description: 'Generated from the tRPC routers by `npm run codegen`. Every response is the envelope; see README.md.',
+  description: 'Generated from the tRPC routers by `npm run codegen`. Every response is the envelope; see docs/api.md.',
 });
 
 const routes = Object.fromEntries(

@@ -56,6 +56,10 @@ describe('npm start', () => {
       expect(ready, output).toBe(200);
       const config = await fetch(`http://127.0.0.1:${port}/api/Auth/LoginConfig`);
       expect(config.status).toBe(200);
+      // Development tells a newcomer the way in once it is ready.
+      for (let i = 0; i < 50 && !output.includes('First command:'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(output).toContain('Seed administrator: admin@portcullis.local / Portcullis@123');
+      expect(output).toContain(`curl -sS http://127.0.0.1:${port}/api/Auth/Login`);
     } finally {
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       process.kill(-child.pid!, 'SIGTERM');

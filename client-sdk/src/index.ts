@@ -4,8 +4,10 @@ export { createRestClient, toJson, type CallResult, type InputOf, type OutputOf,
 export { routes, type RouteKey } from './routes.gen.js';
 export { createTrpcClient, envelopeOf, type AppRouter, type TrpcClientOptions } from './trpc-client.js';
 export { createAuthClient, type AuthClient, type AuthClientOptions, type LogoutResult } from './auth/auth-client.js';
-export type { LoginInput, LoginResult, LoginToken, SignedIn, TwoFactorChallenge, TwoFactorMethod } from './auth/login-flow.js';
+export type { LoginInput, LoginResult, LoginToken, SecondFactorAnswer, SignedIn, TwoFactorChallenge, TwoFactorMethod } from './auth/login-flow.js';
+export type { EmailCodeLoginInput, PhoneCodeLoginInput } from './auth/code-login-flow.js';
 export type { LockDetail } from './auth/response-outcome.js';
+export type { ProfileApi } from './auth/profile-api.js';
 export { SessionEndedError, type LoggedOutEvent } from './auth/session-ended-error.js';
 export { createStorageTokenStore, LEGACY_TOKEN_KEYS, type StorageLike, type TokenStorageKeys } from './auth/storage-token-store.js';
 export { defaultSleep, retryAfterMs, type Sleep } from './auth/throttle-retry.js';

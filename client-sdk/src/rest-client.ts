@@ -1,5 +1,5 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../../server/src/app-router.js';
+import type { AppRouter } from './api-types.gen.js';
 import { unwrap, type Envelope } from './envelope.js';
 import { routes, type RouteKey } from './routes.gen.js';
 

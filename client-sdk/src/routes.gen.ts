@@ -281,6 +281,11 @@ export const routes = {
     "path": "/api/PositionQuery/PositionPage",
     "binding": "body"
   },
+  "ProfileAppService.GetActivityAsync": {
+    "method": "GET",
+    "path": "/api/Profile/Activity",
+    "binding": "none"
+  },
   "ProfileAppService.DeleteApiCredentialAsync": {
     "method": "DELETE",
     "path": "/api/Profile/ApiCredential",
@@ -306,6 +311,21 @@ export const routes = {
     "path": "/api/Profile/ChangePassword",
     "binding": "body"
   },
+  "ProfileAppService.ChangeUserNameAsync": {
+    "method": "POST",
+    "path": "/api/Profile/ChangeUserName",
+    "binding": "body"
+  },
+  "ProfileAppService.ConfirmChangeEmailAsync": {
+    "method": "POST",
+    "path": "/api/Profile/ConfirmChangeEmail",
+    "binding": "body"
+  },
+  "ProfileAppService.ConfirmChangePhoneAsync": {
+    "method": "POST",
+    "path": "/api/Profile/ConfirmChangePhone",
+    "binding": "body"
+  },
   "ProfileAppService.DeactivateAccountAsync": {
     "method": "POST",
     "path": "/api/Profile/DeactivateAccount",
@@ -314,6 +334,51 @@ export const routes = {
   "ProfileAppService.DeleteAccountAsync": {
     "method": "POST",
     "path": "/api/Profile/DeleteAccount",
+    "binding": "body"
+  },
+  "ProfileAppService.Disable2FAAsync": {
+    "method": "POST",
+    "path": "/api/Profile/Disable2FA",
+    "binding": "body"
+  },
+  "ProfileAppService.Enable2FAAsync": {
+    "method": "POST",
+    "path": "/api/Profile/Enable2FA",
+    "binding": "body"
+  },
+  "ProfileAppService.GetLinkedAccountsAsync": {
+    "method": "GET",
+    "path": "/api/Profile/LinkedAccounts",
+    "binding": "none"
+  },
+  "ProfileAppService.GetLoginLogsAsync": {
+    "method": "GET",
+    "path": "/api/Profile/LoginLogs",
+    "binding": "query"
+  },
+  "ProfileAppService.GetNotificationPreferenceAsync": {
+    "method": "GET",
+    "path": "/api/Profile/NotificationPreference",
+    "binding": "none"
+  },
+  "ProfileAppService.UpdateNotificationPreferenceAsync": {
+    "method": "PUT",
+    "path": "/api/Profile/NotificationPreference",
+    "binding": "body"
+  },
+  "ProfileAppService.GetProfileAsync": {
+    "method": "GET",
+    "path": "/api/Profile/Profile",
+    "binding": "none"
+  },
+  "ProfileAppService.UpdateProfileAsync": {
+    "method": "PUT",
+    "path": "/api/Profile/Profile",
+    "binding": "body"
+  },
+  "ProfileAppService.RegenerateRecoveryCodesAsync": {
+    "method": "POST",
+    "path": "/api/Profile/RegenerateRecoveryCodes",
     "binding": "body"
   },
   "ProfileAppService.RevokeOtherSessionsAsync": {
@@ -331,10 +396,60 @@ export const routes = {
     "path": "/api/Profile/RotateApiCredentialSecret",
     "binding": "body"
   },
+  "ProfileAppService.Send2FASetupCodeAsync": {
+    "method": "POST",
+    "path": "/api/Profile/Send2FASetupCode",
+    "binding": "body"
+  },
+  "ProfileAppService.SendChangeEmailCodeAsync": {
+    "method": "POST",
+    "path": "/api/Profile/SendChangeEmailCode",
+    "binding": "body"
+  },
+  "ProfileAppService.SendChangePhoneCodeAsync": {
+    "method": "POST",
+    "path": "/api/Profile/SendChangePhoneCode",
+    "binding": "body"
+  },
+  "ProfileAppService.SendEmailVerifyCodeAsync": {
+    "method": "POST",
+    "path": "/api/Profile/SendEmailVerifyCode",
+    "binding": "none"
+  },
+  "ProfileAppService.SendPhoneVerifyCodeAsync": {
+    "method": "POST",
+    "path": "/api/Profile/SendPhoneVerifyCode",
+    "binding": "none"
+  },
   "ProfileAppService.GetSessionsAsync": {
     "method": "GET",
     "path": "/api/Profile/Sessions",
     "binding": "none"
+  },
+  "ProfileAppService.Setup2FAAsync": {
+    "method": "POST",
+    "path": "/api/Profile/Setup2FA",
+    "binding": "none"
+  },
+  "ProfileAppService.GetTwoFactorAsync": {
+    "method": "GET",
+    "path": "/api/Profile/TwoFactor",
+    "binding": "none"
+  },
+  "ProfileAppService.UnlinkAccountAsync": {
+    "method": "POST",
+    "path": "/api/Profile/UnlinkAccount",
+    "binding": "body"
+  },
+  "ProfileAppService.VerifyEmailAsync": {
+    "method": "POST",
+    "path": "/api/Profile/VerifyEmail",
+    "binding": "body"
+  },
+  "ProfileAppService.VerifyPhoneAsync": {
+    "method": "POST",
+    "path": "/api/Profile/VerifyPhone",
+    "binding": "body"
   },
   "RoleAppService.BatchUpdateRolePermissionsAsync": {
     "method": "POST",
@@ -659,6 +774,16 @@ export const routes = {
   "UserSessionQueryService.GetUserSessionsAsync": {
     "method": "GET",
     "path": "/api/UserSessionQuery/UserSessions",
+    "binding": "query"
+  },
+  "UserSettingAppService.SaveAsync": {
+    "method": "POST",
+    "path": "/api/UserSetting/Save",
+    "binding": "body"
+  },
+  "UserSettingQueryService.GetAsync": {
+    "method": "GET",
+    "path": "/api/UserSettingQuery/Get",
     "binding": "query"
   }
 } as const;

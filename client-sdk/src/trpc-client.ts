@@ -1,5 +1,5 @@
 import { createTRPCClient, httpBatchLink, httpLink, type TRPCClientError } from '@trpc/client';
-import type { AppRouter } from '../../server/src/app-router.js';
+import type { AppRouter } from './api-types.gen.js';
 import type { Envelope } from './envelope.js';
 
 export interface TrpcClientOptions {

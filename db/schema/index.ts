@@ -6,6 +6,7 @@ export * from './log.js';
 export * from './menu.js';
 export * from './permission.js';
 export * from './position.js';
+export * from './recovery-code.js';
 export * from './role.js';
 export * from './session.js';
 export * from './system.js';

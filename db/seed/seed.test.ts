@@ -2,11 +2,13 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorToEnvelope } from '../../server/src/errors/to-envelope.js';
 import { updateVersioned } from '../../server/src/infra/db/versioned.js';
-import { hashPassword, verifyArgon2 } from '../../server/src/infra/password.js';
+import { createPasswordHasher } from '../../server/src/infra/password.js';
 import { PERMISSION_CATALOGUE } from '../../server/src/modules/authz/permission-catalogue.js';
 import { bootTestRuntime } from '../../server/src/testing/harness.js';
 import { menus, permissions, rolePermissions, roles, tenants, userRoles, users, userSecurity } from '../schema/index.js';
 import { seedDatabase } from './seed.js';
+
+const { hash: hashPassword, verifyArgon2 } = createPasswordHasher();
 
 let runtime: Awaited<ReturnType<typeof bootTestRuntime>>;
 beforeAll(async () => {

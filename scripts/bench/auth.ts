@@ -9,7 +9,7 @@
 import { verify } from '@node-rs/argon2';
 import { postgresClient } from '../../server/src/infra/db/postgres-client.js';
 import { postgresTarget, withDatabase } from '../../server/src/infra/db/postgres-url.js';
-import { hashPassword } from '../../server/src/infra/password.js';
+import { createPasswordHasher } from '../../server/src/infra/password.js';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -78,7 +78,9 @@ export async function login(): Promise<void> {
     process.stdout.write(`database: ${databaseLabel()}\n`);
     const url = `http://127.0.0.1:${ports.app}/api/Auth/Login`;
     const ceilingUrl = `http://127.0.0.1:${ports.bare}/bare-argon2`;
-    const hash = await hashPassword(password);
+    const hasher = createPasswordHasher();
+    const hash = await hasher.hash(password);
+    await hasher.close();
     // Every account in turn, each request serialized once before the runs (scripts/bench/lean-load.ts).
     const bodies = users.map((username) => JSON.stringify({ username, password }));
     const options = (target: string, duration: number): LeanLoadOptions => ({

@@ -12,7 +12,7 @@ import { coalesceResponses } from '../../server/src/http/coalesce.js';
 import { serveApp } from '../../server/src/http/serve.js';
 import { trackInFlight } from '../../server/src/http/in-flight.js';
 import { loadConfig } from '../../server/src/config/load.js';
-import { hashPassword, verifyPassword } from '../../server/src/infra/password.js';
+import { createPasswordHasher } from '../../server/src/infra/password.js';
 
 // Benchmarks measure the machinery, so the login captcha and throttles are out of the way.
 const config = loadConfig(process.env, {
@@ -27,7 +27,8 @@ await runtime.ready;
 export const BENCH_PASSWORD = 'Bench#Passw0rd!';
 const benchUsers: string[] = [];
 const count = Number(process.env.BENCH_USERS ?? 0);
-const benchHash = count > 0 ? await hashPassword(BENCH_PASSWORD) : '';
+const hasher = createPasswordHasher();
+const benchHash = count > 0 ? await hasher.hash(BENCH_PASSWORD) : '';
 if (count > 0) {
   const { db, ids } = runtime.deps;
   for (let i = 0; i < count; i++) {
@@ -71,7 +72,7 @@ bare.get('/bare-echo', (c) => {
 // threads (the bench users' own hash), answering a login's bytes; no database, no session.
 bare.post('/bare-argon2', async (c) => {
   const body = await c.req.json<{ password?: string }>();
-  if (!(await verifyPassword(benchHash, body.password ?? '')).ok) return c.json({ isSuccess: false }, 400);
+  if (!(await hasher.verify(benchHash, body.password ?? '')).ok) return c.json({ isSuccess: false }, 400);
   c.header('x-trace-id', crypto.randomUUID().replaceAll('-', ''));
   return c.json(echoBody);
 });

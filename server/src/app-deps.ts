@@ -7,16 +7,8 @@ import type { EventBus } from './infra/events.js';
 import type { MessageTransport } from './infra/messaging/transport.js';
 import type { IdGenerator } from './infra/ids.js';
 import type { Logger } from './infra/logger.js';
-import type { LoginService } from './modules/auth/login-service.js';
-import type { SessionOperations } from './modules/auth/session-operations.js';
-import type { SessionService } from './modules/auth/session-service.js';
-import type { SessionStateService } from './modules/auth/session-state.js';
-import type { TokenService } from './modules/auth/tokens.js';
-import type { AuthorizationService } from './modules/authz/service.js';
-import type { CodeService } from './modules/verification/codes.js';
-import type { CredentialDirectory } from './modules/credentials/directory.js';
-import type { MaintenanceControl } from './modules/maintenance/control.js';
-import type { NotificationHub } from './modules/hubs/notification-hub.js';
+import type { PasswordHasher } from './infra/password.js';
+import type { TwoFactorSecrets } from './modules/auth/two-factor-secrets.js';
 import type { EphemeralStore } from './stores/store.js';
 
 /** A readiness probe: resolves when the part it checks can serve. */
@@ -29,8 +21,9 @@ export interface ReadinessCheck {
 export type HostDeps = Pick<AppDeps, 'config' | 'logger' | 'clock' | 'maintenance' | 'readiness'>;
 
 /**
- * Everything a request can reach, built once in main.ts (or by a test) and passed down. Nothing
- * below reads globals: swap a part here and every module sees the swap.
+ * The infrastructure every service is built from (services.ts builds the services once, each
+ * from the parts it names). Nothing below reads globals: swap a part here and every module sees
+ * the swap.
  */
 export interface AppDeps {
   config: AppConfig;
@@ -45,28 +38,12 @@ export interface AppDeps {
   ids: IdGenerator;
   /** Codes, tickets, throttles, caches and cross-node messages. */
   store: EphemeralStore;
-  /** Authorization snapshots (roles, permissions, data scope) with cross-node invalidation. */
-  authz: AuthorizationService;
-  /** Access and refresh tokens. */
-  tokens: TokenService;
-  /** Cached session state checked by every authenticated request. */
-  sessionState: SessionStateService;
-  /** Sessions: create, refresh, move, lock, revoke. */
-  sessions: SessionService;
   /** Domain events (login log, audit, hub pushes subscribe to them). */
   events: EventBus<AppEvents>;
   /** E-mail and SMS. */
   messages: MessageTransport;
-  /** One-time codes (captcha, e-mail, phone, second factor). */
-  codes: CodeService;
-  /** Password login and its second-factor stages. */
-  login: LoginService;
-  /** Refresh, logout, lock, unlock, tenant switch. */
-  sessionOps: SessionOperations;
-  /** API credentials by AppKey (cached, secrets opened) for the signature check; seals new secrets. */
-  credentials: CredentialDirectory;
-  /** The operator's run-time maintenance switch, shared by every node. */
-  maintenanceControl: MaintenanceControl;
-  /** The notification hub (its connections on this node; pushes reach every node's). */
-  notificationHub: NotificationHub;
+  /** Password hashing on threads of its own (App:PasswordHashConcurrency). */
+  hasher: PasswordHasher;
+  /** TOTP secrets sealed at rest and recovery-code digests, under the credential keys. */
+  twoFactorSecrets: TwoFactorSecrets;
 }

@@ -5,6 +5,7 @@ import { userDepartmentRouter, userQueryRouter, userRoleRouter, userRouter, user
 import { userSessionQueryRouter, userSessionRouter } from './modules/user-session/router.js';
 import { openApiRouter } from './modules/openapi/router.js';
 import { profileRouter } from './modules/profile/router.js';
+import { userSettingQueryRouter, userSettingRouter } from './modules/user-setting/router.js';
 import { systemRouter } from './modules/system/router.js';
 import { tenantQueryRouter } from './modules/tenant/query-router.js';
 import { departmentQueryRouter } from './modules/department/query-router.js';
@@ -14,7 +15,7 @@ import { permissionQueryRouter } from './modules/permission/router.js';
 import { positionQueryRouter, positionRouter } from './modules/position/router.js';
 import { roleQueryRouter } from './modules/role/query-router.js';
 import { roleRouter } from './modules/role/router.js';
-import { editionQueryRouter, editionRouter } from './modules/tenant/editions.js';
+import { editionQueryRouter, editionRouter } from './modules/tenant/edition-router.js';
 import { tenantMemberQueryRouter, tenantMemberRouter, tenantRouter } from './modules/tenant/router.js';
 import type { ServiceRouteOptions } from './routes/derive.js';
 import { router } from './rpc/trpc.js';
@@ -29,6 +30,8 @@ export const appRouter = router({
   AuthAppService: authRouter,
   OpenApiAppService: openApiRouter,
   ProfileAppService: profileRouter,
+  UserSettingAppService: userSettingRouter,
+  UserSettingQueryService: userSettingQueryRouter,
   SystemAppService: systemRouter,
   TenantQueryService: tenantQueryRouter,
   // Users, sessions, login log and impersonation (modules/{user,user-session,login-log,impersonation}).

@@ -1,34 +1,28 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { seedDatabase } from '../../db/seed/seed.js';
 import type { AppDeps } from './app-deps.js';
 import { createApp, type ApiDefinition } from './app.js';
 import type { AppConfig } from './config/schema.js';
 import { checkProductionSecrets, resolveJwtSecret, resolveOperatorKey } from './config/secrets.js';
-import { createMaintenanceControl } from './modules/maintenance/control.js';
 import { createImpersonationExpiry } from './modules/impersonation/expiry.js';
-import { createNotificationHub, type NotificationHub } from './modules/hubs/notification-hub.js';
 import { MaintenanceSwitch } from './http/maintenance.js';
 import { systemClock, type Clock } from './infra/clock.js';
 import { openDatabase, pgliteDir, type DatabaseHandle } from './infra/db/client.js';
-import { runUpgrade, type UpgradeResult } from './infra/db/migrator.js';
+import { findProjectRoot, runUpgrade, type UpgradeResult } from './infra/db/migrator.js';
+import { initialImage } from './infra/db/pglite-image.js';
 import { claimNodeId, loadIdKey } from './infra/db/node-lease.js';
 import { createIdGenerator, generateIdKey, type IdGenerator } from './infra/ids.js';
 import { createLogger, type Logger } from './infra/logger.js';
-import { hashPassword, setPasswordHashConcurrency } from './infra/password.js';
+import { createPasswordHasher, type PasswordHasher } from './infra/password.js';
 import type { AppEvents } from './app-events.js';
 import { createEventBus } from './infra/events.js';
 import { checkMessagingConfig, createMessageTransport } from './infra/messaging/select.js';
 import { registerAuthHandlers } from './modules/auth/handlers.js';
-import { createLoginService } from './modules/auth/login-service.js';
-import { createSessionOperations } from './modules/auth/session-operations.js';
-import { createSessionService } from './modules/auth/session-service.js';
-import { createCodeService } from './modules/verification/codes.js';
-import { createSessionStateService } from './modules/auth/session-state.js';
-import { createTokenService } from './modules/auth/tokens.js';
-import { createAuthorizationService } from './modules/authz/service.js';
 import { resolveCredentialKeys } from './config/credential-keys.js';
-import { createCredentialDirectory } from './modules/credentials/directory.js';
 import { createStore } from './stores/index.js';
+import { createServices, type AppGraph, type Services } from './services.js';
+import { createTwoFactorSecrets } from './modules/auth/two-factor-secrets.js';
 import { syncOAuthButtons } from './modules/oauth/buttons.js';
 
 export interface BootOptions {
@@ -36,25 +30,32 @@ export interface BootOptions {
   logger?: Logger;
   /** Serve another router (tests of the host itself). */
   api?: ApiDefinition;
+  /** A hasher to share (the caller closes it); by default boot builds one and close() ends it. */
+  hasher?: PasswordHasher;
 }
 
 export interface Runtime {
-  deps: AppDeps;
+  /** The infrastructure and, beside it, every service (one object for tests and scripts). */
+  deps: AppGraph;
+  services: Services;
   app: ReturnType<typeof createApp>['app'];
   table: ReturnType<typeof createApp>['table'];
+  metrics: ReturnType<typeof createApp>['metrics'];
   /** Settles when the upgrade and seed have run; until then the service answers 503. */
   ready: Promise<UpgradeResult>;
   /** Releases every connection and timer so the process can exit. */
   close(): Promise<void>;
   /** The HTTP server's `upgrade` event (the hubs' WebSockets). */
-  upgrade: NotificationHub['upgrade'];
+  upgrade: Services['notificationHub']['upgrade'];
 }
 
 async function openConfiguredDatabase(config: AppConfig): Promise<DatabaseHandle> {
   const db = config.Database;
   if (db.Url) return openDatabase({ url: db.Url, searchPath: db.Schema, maxConnections: db.MaxConnections });
-  const snapshot = db.SnapshotFile ? new Blob([await readFile(db.SnapshotFile)]) : undefined;
-  return openDatabase({ dataDir: db.InMemory ? undefined : pgliteDir(config.App.DataDir), snapshot });
+  const dataDir = db.InMemory ? undefined : pgliteDir(config.App.DataDir);
+  const image = db.InitialImageFile ?? path.join(findProjectRoot(), 'dist', 'pgdata-image.tar.gz');
+  const snapshot = db.SnapshotFile ? new Blob([await readFile(db.SnapshotFile)]) : dataDir ? await initialImage(dataDir, image) : undefined;
+  return openDatabase({ dataDir, snapshot });
 }
 
 /** An id generator that exists once the upgrade has claimed a node number and loaded the key. */
@@ -84,9 +85,9 @@ function deferredIds(): { ids: IdGenerator; set(generator: IdGenerator): void } 
 export async function boot(config: AppConfig, options: BootOptions = {}): Promise<Runtime> {
   checkProductionSecrets(config);
   checkMessagingConfig(config);
-  setPasswordHashConcurrency(config.App.PasswordHashConcurrency);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ level: config.App.LogLevel });
+  const hasher = options.hasher ?? createPasswordHasher({ concurrency: config.App.PasswordHashConcurrency });
   const jwtSecret = await resolveJwtSecret(config);
   const operatorKey = await resolveOperatorKey(config);
   const resolved: AppConfig = { ...config, App: { ...config.App, OperatorKey: operatorKey }, Jwt: { ...config.Jwt, SecretKey: jwtSecret } };
@@ -96,12 +97,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
   const store = createStore(config, clock, logger);
   const idHolder = deferredIds();
   const messages = createMessageTransport(config, { clock });
-  const authz = createAuthorizationService({ db: database.db, store, clock, logger });
-  const sessionState = createSessionStateService({ db: database.db, store, clock, logger });
-  const credentials = createCredentialDirectory({ db: database.db, store, clock, logger, keys: credentialKeys.keys, currentKeyId: credentialKeys.currentId });
-  await Promise.all([authz.start(), sessionState.start(), credentials.start()]);
-  const maintenanceControl = createMaintenanceControl({ db: database.db, store, clock, logger, maintenance, pollMs: config.App.MaintenancePollSeconds * 1000 });
-  const base = {
+  const infra: AppDeps = {
     config: resolved,
     logger,
     clock,
@@ -114,25 +110,18 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
     database,
     ids: idHolder.ids,
     store,
-    authz,
-    tokens: createTokenService(resolved.Jwt, clock),
-    sessionState,
     events: createEventBus<AppEvents>(logger),
     messages,
-    // Codes are stored as HMACs under a key derived from the JWT secret (never the secret itself).
-    codes: createCodeService(store, `codes:${jwtSecret}`),
-    credentials,
-    maintenanceControl,
+    hasher,
+    twoFactorSecrets: createTwoFactorSecrets(credentialKeys.keys, credentialKeys.currentId),
   };
-  // Services that need the others are attached once the rest exists.
-  const deps = { ...base, sessions: createSessionService(base) } as unknown as AppDeps;
-  deps.login = createLoginService(deps);
-  deps.sessionOps = createSessionOperations(deps);
-  deps.notificationHub = createNotificationHub(deps);
-  await deps.notificationHub.start();
-  registerAuthHandlers(deps);
-  const { app, table } = createApp(deps, options.api);
-  const impersonationExpiry = createImpersonationExpiry(deps);
+  const services = createServices(infra, { credentialKeys });
+  const { authz, sessionState, credentials, maintenanceControl, notificationHub } = services;
+  await Promise.all([authz.start(), sessionState.start(), credentials.start()]);
+  await notificationHub.start();
+  registerAuthHandlers(infra);
+  const { app, table, metrics } = createApp(infra, services, options.api);
+  const impersonationExpiry = createImpersonationExpiry(infra);
 
   let releaseNode = async () => {};
   maintenance.enable('upgrade');
@@ -147,7 +136,7 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
         db: database.db,
         ids: idHolder.ids,
         admin: { email: config.Saas.Seed.AdminEmail, password: config.Saas.Seed.AdminPassword, userName: config.Saas.Seed.AdminUserName },
-        hashPassword,
+        hashPassword: hasher.hash,
       });
       if (seeded.createdAdmin) logger.info('seeded the platform administrator', { email: config.Saas.Seed.AdminEmail });
       await syncOAuthButtons({ db: database.db, config, logger });
@@ -169,20 +158,23 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
   ready.catch(() => undefined);
 
   return {
-    deps,
+    deps: { ...infra, ...services },
+    services,
     app,
     table,
+    metrics,
     ready,
-    upgrade: (request, socket, head) => deps.notificationHub.upgrade(request, socket, head),
+    upgrade: (request, socket, head) => notificationHub.upgrade(request, socket, head),
     close: async () => {
       await ready.catch(() => undefined);
       await releaseNode();
       impersonationExpiry.stop();
-      await deps.notificationHub.stop();
+      await notificationHub.stop();
       await Promise.all([authz.stop(), sessionState.stop(), credentials.stop(), maintenanceControl.stop()]);
       await store.close();
       await database.close();
       messages.close();
+      if (!options.hasher) await hasher.close();
     },
   };
 }

@@ -6,6 +6,8 @@ import { MaintenanceSwitch } from './http/maintenance.js';
 import { serveApp, type UpgradeHandler } from './http/serve.js';
 import { systemClock } from './infra/clock.js';
 import { createLogger } from './infra/logger.js';
+import { startNotes } from './infra/start-notes.js';
+import { startMetricsListener } from './modules/metrics/listener.js';
 
 /**
  * The only place that reads process.env and listens: config -> stores -> services -> app ->
@@ -32,8 +34,10 @@ async function main(): Promise<void> {
     if (runtime) return runtime.upgrade(request, socket, head);
     socket.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
   };
+  let listeningAt = `http://localhost:${config.App.Port}`;
   const server = serveApp({ fetch: inFlight.handler, config, clock: systemClock, port: config.App.Port, hostname: config.App.Host, upgrade }, (address) => {
-    logger.info('listening', { address: `http://${address.address}:${address.port}`, env: config.App.Env });
+    listeningAt = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    logger.info('listening', { address: listeningAt, env: config.App.Env });
   });
 
   let stopping = false;
@@ -77,8 +81,17 @@ async function main(): Promise<void> {
   }
   const app = runtime.app;
   handler = (request, env) => app.fetch(request, env);
+  if (config.Metrics.Enabled && config.Metrics.Port > 0) {
+    const metricsAt = await startMetricsListener(runtime.metrics, { port: config.Metrics.Port, host: config.Metrics.Host });
+    logger.info('metrics listening', { address: `http://${config.Metrics.Host}:${metricsAt.port}/metrics` });
+  }
   runtime.ready.then(
-    (result) => logger.info('ready', { migrationsApplied: result.applied, version: config.App.Version }),
+    (result) => {
+      logger.info('ready', { migrationsApplied: result.applied, version: config.App.Version });
+      const notes = startNotes(config, listeningAt);
+      for (const warning of notes.warnings) logger.warn(`WARNING: ${warning}`);
+      if (notes.banner) process.stdout.write(notes.banner);
+    },
     // The upgrade failed (logged). Exit so that a supervisor restarts or alerts.
     () => stop('upgrade failure', 1),
   );

@@ -1,6 +1,8 @@
 import { createRestClient, type OutputOf, type RestClient, type RestClientOptions } from '../rest-client.js';
 import { createAuthenticatedFetch } from './authenticated-fetch.js';
+import { createCodeLoginFlow, type EmailCodeLoginInput, type PhoneCodeLoginInput } from './code-login-flow.js';
 import { createLoginFlow, type LoginInput, type LoginResult } from './login-flow.js';
+import { createProfileApi } from './profile-api.js';
 import type { LockDetail } from './response-outcome.js';
 import type { LoggedOutEvent } from './session-ended-error.js';
 import { withThrottleRetry, type Sleep } from './throttle-retry.js';
@@ -73,6 +75,7 @@ export function createAuthClient(options: AuthClientOptions) {
   const authFetch = createAuthenticatedFetch({ fetch: throttled, store, refresher, onLocked: safely(options.onLocked) });
   const rest: RestClient = createRestClient({ ...options, fetch: authFetch });
   const loginFlow = createLoginFlow(createRestClient({ ...options, fetch: throttled }), store);
+  const codeLogin = createCodeLoginFlow(createRestClient({ ...options, fetch: throttled }), store);
 
   /**
    * Deactivation and deletion end this session on the server too: once the server confirms,
@@ -95,6 +98,15 @@ export function createAuthClient(options: AuthClientOptions) {
 
     /** Password login; a second factor answers a challenge to `continue`. Tokens are stored on success. */
     login: (input: LoginInput): Promise<LoginResult> => loginFlow.login(input),
+
+    /** Sends an e-mail sign-in code; then `emailLogin` with it. */
+    sendEmailLoginCode: (email: string): Promise<void> => codeLogin.sendEmailCode(email),
+    /** Signs in with an e-mail code; a second factor answers a challenge to `continue`. Tokens are stored on success. */
+    emailLogin: (input: EmailCodeLoginInput): Promise<LoginResult> => codeLogin.emailLogin(input),
+    /** Sends a sign-in code by text; then `phoneLogin` with it. */
+    sendPhoneLoginCode: (phone: string): Promise<void> => codeLogin.sendPhoneCode(phone),
+    /** Signs in with a phone code; a second factor answers a challenge to `continue`. Tokens are stored on success. */
+    phoneLogin: (input: PhoneCodeLoginInput): Promise<LoginResult> => codeLogin.phoneLogin(input),
 
     /**
      * Ends the session on the server, then clears the tokens even if that call failed (the user
@@ -152,6 +164,30 @@ export function createAuthClient(options: AuthClientOptions) {
 
     /** Deletes the account (password confirmed). Every session ends, so the tokens are cleared. */
     deleteAccount: (password: string): Promise<void> => endAccount('ProfileAppService.DeleteAccountAsync', password),
+
+    /** The second factor: methods on (flags 1 TOTP, 2 e-mail, 4 phone), a pending setup, recovery codes left. */
+    getTwoFactor: (): Promise<OutputOf<'ProfileAppService.GetTwoFactorAsync'>> => rest.call('ProfileAppService.GetTwoFactorAsync'),
+
+    /** An authenticator secret (`sharedKey`) and its otpauth URI for a QR code; the same until TOTP is on. */
+    setupTwoFactor: (): Promise<OutputOf<'ProfileAppService.Setup2FAAsync'>> => rest.call('ProfileAppService.Setup2FAAsync'),
+
+    /** Sends a code to the verified e-mail (2) or phone (4), for enabling or disabling that method. */
+    sendTwoFactorSetupCode: (method: 2 | 4): Promise<OutputOf<'ProfileAppService.Send2FASetupCodeAsync'>> => rest.call('ProfileAppService.Send2FASetupCodeAsync', { method }),
+
+    /**
+     * Turns one method on with a code of it. The first method on answers `recoveryCodes`, shown
+     * only then. The user's other sessions end; this one carries on with its tokens.
+     */
+    enableTwoFactor: (method: 1 | 2 | 4, code: string): Promise<OutputOf<'ProfileAppService.Enable2FAAsync'>> => rest.call('ProfileAppService.Enable2FAAsync', { method, code }),
+
+    /** Turns one method off with a code of a method that is on, or the password. The other sessions end. */
+    disableTwoFactor: (method: 1 | 2 | 4, proof: { code?: string; password?: string }): Promise<OutputOf<'ProfileAppService.Disable2FAAsync'>> =>
+      rest.call('ProfileAppService.Disable2FAAsync', { method, ...proof }),
+
+    /** Replaces the recovery codes with 10 new ones (password confirmed); resolves with them. */
+    regenerateRecoveryCodes: async (password: string): Promise<string[]> => (await rest.call('ProfileAppService.RegenerateRecoveryCodesAsync', { password })).recoveryCodes,
+    /** Profile, contacts, history, linked accounts, notification switches and UI settings (profile-api.ts). */
+    profile: createProfileApi(rest),
 
     /**
      * Refreshes now (joining a refresh already running). Null when signed out; rejects with

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/src/infra/clock.js';
-import { generateTotpSecret, totpCode } from '../../../server/src/modules/auth/totp.js';
+import { generateTotpSecret, totpCode } from '../../../server/src/modules/auth/two-factor/totp.js';
 import { createTestUser, watchCodes, type TestUser } from '../../../server/src/testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../../server/src/testing/harness.js';
 import { PortcullisError } from '../envelope.js';

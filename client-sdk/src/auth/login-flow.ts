@@ -5,6 +5,9 @@ import type { TokenStore } from './token-store.js';
 /** A second-factor method. */
 export type TwoFactorMethod = 'totp' | 'email' | 'phone';
 
+/** What a later stage may answer the challenge with: a method, or one of the user's recovery codes. */
+export type SecondFactorAnswer = TwoFactorMethod | 'recovery';
+
 /** The first stage of a password login (SPEC LoginRequest without the second-factor fields). */
 export interface LoginInput {
   /** E-mail (platform-wide identifier); platform accounts may use the user name. */
@@ -37,15 +40,16 @@ export interface TwoFactorChallenge {
   /**
    * The next stage. With a code: verifies it (signed in, or a PortcullisError). Without one: asks
    * the server to send a code for an e-mail or phone method, answered by a new challenge with
-   * `codeSent` true. A two-factor-expired error means the ticket is gone: start again at `login`.
+   * `codeSent` true. `'recovery'` with a recovery code (`XXXX-XXXX`, spent by this use) stands in
+   * for any method. A two-factor-expired error means the ticket is gone: start again at `login`.
    */
-  continue(method: TwoFactorMethod, code?: string): Promise<LoginResult>;
+  continue(method: SecondFactorAnswer, code?: string): Promise<LoginResult>;
 }
 
 /** What `login` answers. */
 export type LoginResult = SignedIn | TwoFactorChallenge;
 
-type Stage = LoginInput & { twoFactorMethod?: TwoFactorMethod; twoFactorCode?: string; twoFactorTicket?: string };
+type Stage = LoginInput & { twoFactorMethod?: SecondFactorAnswer; twoFactorCode?: string; twoFactorTicket?: string };
 
 /**
  * The password login of SPEC "Login flow". Every stage posts the credentials again; later stages

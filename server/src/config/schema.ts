@@ -128,6 +128,8 @@ export const configSchema = z.object({
     InMemory: bool(false),
     /** Embedded database only: start from this dump of a migrated data directory (tests). */
     SnapshotFile: z.string().optional(),
+    /** Embedded database only: the empty cluster a new data directory starts from (default: the build's dist/pgdata-image.tar.gz). */
+    InitialImageFile: z.string().optional(),
     /** PostgreSQL only: the schema to work in (default: the server's search_path, usually public). */
     Schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).optional(),
     MaxConnections: int(10, 1, 500),
@@ -136,6 +138,14 @@ export const configSchema = z.object({
     /** Redis connection string; unset means in-process stores (single node). */
     Url: z.string().optional(),
     KeyPrefix: z.string().default('portcullis:'),
+  }),
+  Metrics: section({
+    /** Prometheus metrics (prom-client). */
+    Enabled: bool(true),
+    /** 0: GET /metrics on the API's port, for the operator key only; otherwise a listener of its own, without a key. */
+    Port: int(0, 0, 65535),
+    /** Address of that listener: keep it private. */
+    Host: z.string().default('127.0.0.1'),
   }),
   Jwt: section({
     SecretKey: z.string().optional(),

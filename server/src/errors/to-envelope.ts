@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { Culture } from '../config/schema.js';
-import { buildEnvelope, type Envelope } from '../http/envelope.js';
+import { buildEnvelope, statusEnvelope, type Envelope } from '../http/envelope.js';
 import { codeMessage } from '../i18n/code-messages.js';
 import { translate } from '../i18n/messages.js';
 import { AppError } from './app-error.js';
@@ -102,7 +102,7 @@ export function errorToEnvelope(error: unknown, ctx: ErrorContext): ErrorRespons
       return {
         status,
         headers: {},
-        envelope: buildEnvelope(status, codeMessage(ctx.culture, status), undefined, ctx.traceId, ctx.deps.clock.now()),
+        envelope: statusEnvelope(status, ctx.culture, ctx.traceId, ctx.deps.clock.now()),
         unexpected: false,
       };
     }

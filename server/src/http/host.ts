@@ -12,7 +12,10 @@ import { enveloped, respondError, respondSuccess } from './respond.js';
  * everything else 503) from the first moment, while the database opens and upgrades; the full
  * app adds the API, /trpc and the docs on top of the same shell.
  */
-export function createHost(deps: HostDeps, api?: (c: Context<HonoEnv>) => Promise<Response>): Hono<HonoEnv> {
+/** What the front door reports of every answered request (metrics). */
+export type RequestObserver = (method: string, path: string, status: number, seconds: number) => void;
+
+export function createHost(deps: HostDeps, api?: (c: Context<HonoEnv>) => Promise<Response>, observe?: RequestObserver): Hono<HonoEnv> {
   const app = new Hono<HonoEnv>();
 
   // The front door, for every request: trace id, culture and zone resolved once; maintenance;
@@ -32,14 +35,17 @@ export function createHost(deps: HostDeps, api?: (c: Context<HonoEnv>) => Promis
       await next();
       if (!enveloped.has(c.res)) c.res.headers.set('X-Trace-Id', info.traceId);
     }
+    const elapsedMs = performance.now() - info.startedAt;
+    observe?.(c.req.method, path, c.res.status, elapsedMs / 1000);
     if (deps.logger.isEnabled('info')) {
       deps.logger.info('request', {
         traceId: info.traceId,
         method: c.req.method,
         path,
         status: c.res.status,
-        durationMs: Math.round((performance.now() - info.startedAt) * 100) / 100,
+        durationMs: Math.round(elapsedMs * 100) / 100,
         ip: info.ip,
+        ...(info.userId ? { userId: info.userId, tenantId: info.tenantId } : {}),
       });
     }
   });
@@ -52,7 +58,8 @@ export function createHost(deps: HostDeps, api?: (c: Context<HonoEnv>) => Promis
           await check();
           return { name, status: 'Healthy' };
         } catch (error) {
-          deps.logger.warn('readiness check failed', { check: name, error });
+          // A probe polls this every few seconds while the service starts: one line each, without a stack.
+          deps.logger.warn('readiness check failed', { check: name, reason: error instanceof Error ? error.message : String(error) });
           return { name, status: 'Unhealthy' };
         }
       }),

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { AppDeps, HostDeps } from '../app-deps.js';
+import type { Services } from '../services.js';
 import type { Culture } from '../config/schema.js';
 import type { RequestContext } from '../rpc/context.js';
 import { resolveTimeZone } from './datetime.js';
@@ -15,6 +16,9 @@ export interface RequestInfo {
   /** The Authorization header, read with the rest (the gate needs it on most requests). */
   authorization: string | undefined;
   startedAt: number;
+  /** Who the request acted for, once authentication has run: the access log line names them. */
+  userId?: string;
+  tenantId?: string;
 }
 
 interface NodeIncoming {
@@ -72,10 +76,11 @@ export function resolveRequestInfo(c: Context<HonoEnv>, deps: HostDeps): Request
   };
 }
 
-export function createRequestContext(c: Context<HonoEnv>, deps: AppDeps, transport: RequestContext['transport']): RequestContext {
+export function createRequestContext(c: Context<HonoEnv>, deps: AppDeps, services: Services, transport: RequestContext['transport']): RequestContext {
   const info = c.get('info');
   return {
     deps,
+    services,
     traceId: info.traceId,
     culture: info.culture,
     timeZone: info.timeZone,
@@ -85,5 +90,6 @@ export function createRequestContext(c: Context<HonoEnv>, deps: AppDeps, transpo
     headers: c.req.raw.headers,
     transport,
     responseHeaders: {},
+    accessLog: info,
   };
 }

@@ -1,9 +1,7 @@
 import type { Context } from 'hono';
 import type { HostDeps } from '../app-deps.js';
 import { errorToEnvelope } from '../errors/to-envelope.js';
-import { trpcCodeOf } from '../errors/trpc-codes.js';
-import { codeMessage } from '../i18n/code-messages.js';
-import { envelopeJson } from './envelope.js';
+import { successEnvelopeJson, trpcErrorShape } from './envelope.js';
 import type { HonoEnv } from './request-context.js';
 import { toWireJson } from './serialize.js';
 
@@ -26,7 +24,7 @@ function respond(body: string, status: number, traceId: string, extra?: Record<s
 /** Writes a success envelope around `data`, serialized by the shared conventions. */
 export function respondSuccess(c: Context<HonoEnv>, deps: HostDeps, data: unknown, code = 200, headers?: Record<string, string>): Response {
   const info = c.get('info');
-  const body = envelopeJson(code, codeMessage(info.culture, code), toWireJson(data, { timeZone: info.timeZone }), info.traceId, deps.clock.now());
+  const body = successEnvelopeJson(code, info.culture, toWireJson(data, { timeZone: info.timeZone }), info.traceId, deps.clock.now());
   return respond(body, code, info.traceId, undefined, headers);
 }
 
@@ -45,10 +43,6 @@ export function respondError(c: Context<HonoEnv>, deps: HostDeps, error: unknown
   if (result.unexpected) {
     deps.logger.error('request failed', { traceId: info.traceId, method: c.req.method, path: c.req.path, error });
   }
-  let body: unknown = result.envelope;
-  if (isTrpcPath(c.req.path)) {
-    const [code, name] = trpcCodeOf(result.status);
-    body = { error: { message: result.envelope.message, code, data: { code: name, httpStatus: result.status, envelope: result.envelope } } };
-  }
+  const body = isTrpcPath(c.req.path) ? { error: trpcErrorShape(result.status, result.envelope) } : result.envelope;
   return respond(JSON.stringify(body), result.status, info.traceId, result.headers, extraHeaders);
 }

@@ -4,9 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { AppConfig, Culture } from '../config/schema.js';
 import type { Clock } from '../infra/clock.js';
-import { codeMessage } from '../i18n/code-messages.js';
 import { coalesceResponses } from './coalesce.js';
-import { envelopeJson } from './envelope.js';
+import { statusEnvelopeJson } from './envelope.js';
 import { resolveTraceId } from './request-info.js';
 
 /** The HTTP server's `upgrade` event handler. */
@@ -53,7 +52,7 @@ function isHeadTooLarge(request: IncomingMessage): boolean {
 /** The envelope of a refusal written before the app (no header is honoured: the default culture, a new trace id). */
 function refusal(status: number, culture: Culture, clock: Clock): { body: string; traceId: string } {
   const traceId = resolveTraceId(undefined);
-  return { body: envelopeJson(status, codeMessage(culture, status), undefined, traceId, clock.now()), traceId };
+  return { body: statusEnvelopeJson(status, culture, traceId, clock.now()), traceId };
 }
 
 function writeRefusal(socket: Duplex, status: number, culture: Culture, clock: Clock): void {

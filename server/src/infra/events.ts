@@ -23,11 +23,15 @@ export function createEventBus<M extends object>(logger: Logger): EventBus<M> {
       };
     },
     async publish(type, payload) {
+      // Events raised by a request carry its facts: their log lines name its trace id.
+      const traceId = (payload as { request?: { traceId?: string } }).request?.traceId;
+      const fields = traceId ? { event: String(type), traceId } : { event: String(type) };
+      if (logger.isEnabled('debug')) logger.debug('event', fields);
       for (const handler of handlers.get(type) ?? []) {
         try {
           await handler(payload as never);
         } catch (error) {
-          logger.error('event handler failed', { event: String(type), error });
+          logger.error('event handler failed', { ...fields, error });
         }
       }
     },

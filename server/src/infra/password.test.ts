@@ -1,8 +1,8 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { hash, parseOptions } from '@node-rs/argon2';
-import { describe, expect, it } from 'vitest';
-import { ARGON2_OPTIONS, DUMMY_HASH, hashPassword, passwordHashLoad, setPasswordHashConcurrency, verifyAgainstDummy, verifyArgon2, verifyPassword } from './password.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ARGON2_OPTIONS, createPasswordHasher } from './password.js';
 import { decodeStrictBase64, MAX_PBKDF2_ITERATIONS, parseIdentityHash, parseOriginalHash } from './password-legacy.js';
 
 /** What the original's PasswordHasher.HashPassword writes (ORIGINAL-FACTS §9). */
@@ -40,6 +40,14 @@ const ASPNET_V3 = [
   'AQAAAAIAAAAyAAAAEOMwvh3+FZxqkdMBz2ekgGhwQ4B6pZWND6zgESBuWiHw', // SHA512, 50
   'AQAAAAIAACcQAAAAEAABAgMEBQYHCAkKCwwNDg9B0Oxwty+PGIDSp95gcCfzeDvA4sGapUIUov8usXfD6A==', // SHA512, 10000
 ];
+
+const hasher = createPasswordHasher();
+afterAll(() => hasher.close());
+const hashPassword = hasher.hash;
+const verifyPassword = hasher.verify;
+const verifyArgon2 = hasher.verifyArgon2;
+const verifyAgainstDummy = hasher.verifyAgainstDummy;
+const DUMMY_HASH = hasher.dummyHash;
 
 describe('argon2id', () => {
   it('verifies its own hashes and needs no rehash at the current parameters', async () => {
@@ -253,19 +261,20 @@ describe('unknown accounts', () => {
 describe('password hashing concurrency', () => {
   it('runs at most App:PasswordHashConcurrency key derivations at once, and every caller gets its answer', async () => {
     const stored = await hashPassword('Gate#Passw0rd');
-    setPasswordHashConcurrency(2);
+    const gated = createPasswordHasher({ concurrency: 2 });
+    const passwordHashLoad = gated.load;
     try {
       let peak = 0;
       const watch = setInterval(() => (peak = Math.max(peak, passwordHashLoad().active)), 0);
-      const checks = Array.from({ length: 6 }, (_, i) => verifyArgon2(stored, i % 2 ? 'Gate#Passw0rd' : 'wrong'));
+      const checks = Array.from({ length: 6 }, (_, i) => gated.verifyArgon2(stored, i % 2 ? 'Gate#Passw0rd' : 'wrong'));
       expect(passwordHashLoad()).toMatchObject({ active: 2, waiting: 4, limit: 2 });
       expect(await Promise.all(checks)).toEqual([false, true, false, true, false, true]);
       clearInterval(watch);
       expect(peak).toBe(2);
       expect(passwordHashLoad().active).toBe(0);
     } finally {
-      setPasswordHashConcurrency(0);
+      await gated.close();
     }
-    expect(passwordHashLoad().limit).toBeGreaterThanOrEqual(1);
+    expect(createPasswordHasher().load().limit).toBeGreaterThanOrEqual(1);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRPCError } from '../rpc/trpc.js';
+import { TRPCError } from '@trpc/server';
 // Registers the texts the issues name.
 import './messages.js';
 import type { QueryMessage } from './messages.js';

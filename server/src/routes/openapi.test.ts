@@ -23,7 +23,7 @@ describe('OpenAPI input schemas', () => {
   it('describe a normalized string by what its check accepts: e-mail format, enum choices', () => {
     expect(bodyOf('/api/Auth/EmailLoginCode').properties.email).toMatchObject({ type: 'string', maxLength: 254, format: 'email' });
     const method = bodyOf('/api/Auth/Login').properties.twoFactorMethod;
-    expect(method.anyOf[0]).toMatchObject({ type: 'string', enum: ['totp', 'email', 'phone'] });
+    expect(method.anyOf[0]).toMatchObject({ type: 'string', enum: ['totp', 'email', 'phone', 'recovery'] });
   });
 
   it('describe a phone number as accepted, separators included', () => {
@@ -57,5 +57,39 @@ describe('OpenAPI output and security', () => {
     for (const name of signed) expect(document.components.securitySchemes[name]).toBeDefined();
     expect(document.paths['/api/Auth/UserInfo'].get.security).toEqual([{ Bearer: [] }]);
     expect(document.paths['/api/Auth/Login'].post.security).toEqual([]);
+  });
+});
+
+describe('OpenAPI document structure', () => {
+  const dataOf = (path: string, method: string): Json => document.paths[path][method].responses['200'].content['application/json'].schema.allOf[1].properties.data;
+  const text = JSON.stringify(document);
+
+  it('keeps recursive schemas in components/schemas, referred to from there', () => {
+    expect(text).not.toContain('$defs');
+    expect(dataOf('/api/DepartmentQuery/DepartmentTree', 'get').items).toEqual({ $ref: '#/components/schemas/DepartmentTreeNode' });
+    expect(dataOf('/api/MenuQuery/MenuTree', 'get').items).toEqual({ $ref: '#/components/schemas/MenuTreeNode' });
+    expect(document.components.schemas.DepartmentTreeNode.properties.children.items).toEqual({ $ref: '#/components/schemas/DepartmentTreeNode' });
+    expect(document.components.schemas.PermissionMenuNode).toBeDefined();
+    const refs = text.match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(100);
+    for (const ref of refs) {
+      const target = JSON.parse(`{${ref}}`).$ref as string;
+      const [, section, name] = target.split('/').slice(1);
+      expect(document.components[section!]?.[name!], target).toBeDefined();
+    }
+  });
+
+  it('does not require a property that may be null: the serializer leaves it out', () => {
+    const items = dataOf('/api/UserQuery/UserPage', 'post').properties.items.items;
+    for (const key of ['realName', 'avatar', 'phone']) {
+      expect(items.properties[key]).toBeDefined();
+      expect(items.required).not.toContain(key);
+    }
+    expect(items.required).toContain('userName');
+    expect(dataOf('/api/UserQuery/UserPage', 'post').required).not.toContain('extendDatas');
+  });
+
+  it('gives the ended-session code 10001 in the 401 description', () => {
+    expect(document.components.responses.E401.description).toMatch(/10001/);
   });
 });

@@ -50,12 +50,76 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
     },
   }) as Json;
   delete out.$schema;
+  if (io === 'output') allowOmittedNulls(out);
   return out;
+}
+
+/** Whether a schema admits null (an unconstrained one does). */
+function acceptsNull(schema: Json): boolean {
+  const type = schema.type;
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  if (schema.const === null || (Array.isArray(schema.enum) && schema.enum.includes(null))) return true;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches) && branches.some((b) => acceptsNull(b as Json))) return true;
+  }
+  return !['type', 'const', 'enum', 'anyOf', 'oneOf', 'allOf', '$ref', 'not'].some((key) => key in schema);
+}
+
+/**
+ * The serializer leaves out every property whose value is null, so a property that may be null
+ * may also be absent: it is not `required`, whatever the zod shape says.
+ */
+function allowOmittedNulls(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) allowOmittedNulls(item);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Json;
+  const props = schema.properties as Record<string, Json> | undefined;
+  if (props && Array.isArray(schema.required)) {
+    const required = (schema.required as string[]).filter((key) => !props[key] || !acceptsNull(props[key]));
+    if (required.length) schema.required = required;
+    else delete schema.required;
+  }
+  for (const value of Object.values(schema)) allowOmittedNulls(value);
+}
+
+/**
+ * zod writes a recursive schema (a tree node) into the converted schema's own `$defs`, referred to
+ * as `#/$defs/<id>`; inside an OpenAPI document such a ref would resolve against the document
+ * root. The definitions move to `components/schemas` under their zod `id` and the refs follow.
+ */
+function hoistDefinitions(schema: Json, components: Record<string, Json>, fallbackName: string): Json {
+  const defs = schema.$defs as Record<string, Json> | undefined;
+  if (!defs) return schema;
+  delete schema.$defs;
+  const names = new Map<string, string>();
+  let n = 0;
+  for (const [key, def] of Object.entries(defs)) {
+    let name = key.startsWith('__schema') ? `${fallbackName}${n++ ? n : ''}` : key;
+    const text = JSON.stringify(def);
+    for (let i = 2; components[name] && JSON.stringify(components[name]) !== text; i++) name = `${name.replace(/_\d+$/, '')}_${i}`;
+    names.set(`#/$defs/${key}`, `#/components/schemas/${name}`);
+  }
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && names.has(v) ? names.get(v) : rewrite(v)]),
+    );
+  };
+  for (const [key, def] of Object.entries(defs)) {
+    components[names.get(`#/$defs/${key}`)!.slice('#/components/schemas/'.length)] = rewrite(def) as Json;
+  }
+  return rewrite(schema) as Json;
 }
 
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Bad request: validation detail in `data` (per-field list) or a business text',
-  '401': 'Not authenticated, or the token is invalid, expired (code 10003) or revoked (code 10002)',
+  '401':
+    'Not authenticated: no token; a token that is malformed, badly signed or superseded by a refresh (code 10002); an expired token (code 10003, header Token-Expired: true); or a session that has ended: revoked, logged out, past its lifetime, or its user disabled or re-stamped (code 10001)',
   '403': 'Authenticated but the permission code is missing (code 10004) or the edition forbids it',
   '404': 'Unknown endpoint or resource',
   '405': 'Known endpoint, other method; see the Allow header',
@@ -69,7 +133,7 @@ const ERROR_STATUSES: Record<string, string> = {
   '503': 'Maintenance or not ready; see Retry-After',
 };
 
-function operation(entry: RouteEntry): Json {
+function operation(entry: RouteEntry, components: Record<string, Json>): Json {
   const anonymous = entry.meta.auth === 'anonymous';
   const parameters: Json[] = [
     { $ref: '#/components/parameters/XLanguage' },
@@ -94,7 +158,7 @@ function operation(entry: RouteEntry): Json {
   if (notes.length) op.description = notes.join('\n\n');
 
   if (entry.input) {
-    const schema = jsonSchema(entry.input, 'input');
+    const schema = hoistDefinitions(jsonSchema(entry.input, 'input'), components, `${entry.procedure}Input`);
     const props = (schema.properties ?? {}) as Record<string, Json>;
     const required = new Set((schema.required ?? []) as string[]);
     const queryKeys = entry.binding === 'query' ? Object.keys(props) : [...entry.queryKeys];
@@ -113,7 +177,7 @@ function operation(entry: RouteEntry): Json {
   }
   op.parameters = parameters;
 
-  const data = entry.output ? jsonSchema(entry.output, 'output') : undefined;
+  const data = entry.output ? hoistDefinitions(jsonSchema(entry.output, 'output'), components, `${entry.procedure}Output`) : undefined;
   const success = String(entry.meta.successCode ?? 200);
   const responses: Json = {
     [success]: {
@@ -128,8 +192,11 @@ function operation(entry: RouteEntry): Json {
       },
     },
   };
-  const statuses = ['400', '404', '405', '429', '500', '503'];
+  // 422: a business rule may refuse any call (a tenant's state, an edition); 409: a duplicate or
+  // a stale version on a write, a replayed nonce on a signed call.
+  const statuses = ['400', '404', '405', '422', '429', '500', '503'];
   if (entry.binding === 'body') statuses.push('413', '415');
+  if (entry.type === 'mutation' || entry.path.toLowerCase().startsWith('/api/openapi/')) statuses.push('409');
   if (!anonymous) statuses.push('401', '403', '423');
   for (const status of statuses.sort()) responses[status] = { $ref: `#/components/responses/E${status}` };
   op.responses = responses;
@@ -143,8 +210,9 @@ const SIGNED = { SignedAccessKey: [], SignedTimestamp: [], SignedNonce: [], Sign
 
 export function buildOpenApiDocument(table: RouteEntry[], info: OpenApiInfo): Json {
   const paths: Record<string, Json> = {};
+  const shared: Record<string, Json> = {};
   for (const entry of table) {
-    (paths[entry.path] ??= {})[entry.method.toLowerCase()] = operation(entry);
+    (paths[entry.path] ??= {})[entry.method.toLowerCase()] = operation(entry, shared);
   }
   const controllers = [...new Set(table.map((e) => e.controller))].sort();
   const errorEnvelope = {
@@ -184,6 +252,7 @@ export function buildOpenApiDocument(table: RouteEntry[], info: OpenApiInfo): Js
             isSuccess: { type: 'boolean', description: 'True when 200 <= code < 300' },
           },
         },
+        ...Object.fromEntries(Object.entries(shared).sort(([a], [b]) => (a < b ? -1 : 1))),
         FieldError: {
           type: 'object',
           required: ['field', 'message'],

@@ -1,13 +1,14 @@
 import type { AnyRouter } from '@trpc/server';
 import type { Context } from 'hono';
 import type { AppDeps } from '../app-deps.js';
+import type { Services } from '../services.js';
 import { appError } from '../errors/app-error.js';
 import { commonErrors } from '../errors/common.js';
 import { readJsonBody } from '../http/body.js';
 import { createRequestContext, type HonoEnv } from '../http/request-context.js';
 import { respondError, respondSuccess } from '../http/respond.js';
 import type { SignedRequest } from '../modules/openapi/types.js';
-import { createExecutor, type ProcedureLike } from '../rpc/execute.js';
+import { createExecutor } from '../rpc/trpc-internals.js';
 import type { RouteEntry } from './table.js';
 
 type Invoke = (ctx: ReturnType<typeof createRequestContext>, input: unknown) => Promise<unknown>;
@@ -50,14 +51,13 @@ function queryInput(url: string, entry: RouteEntry, only?: readonly string[]): R
  * The REST facade: serves every derived route by calling its tRPC procedure. Paths match
  * case-insensitively; a known path with another method answers 405 with Allow.
  */
-export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: AppDeps) {
+export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: AppDeps, services: Services) {
   const byPath = new Map<string, PathRoutes>();
-  const procedures = router._def.procedures as Record<string, ProcedureLike>;
   for (const entry of table) {
     const lower = entry.path.toLowerCase();
     let routes = byPath.get(lower);
     if (!routes) byPath.set(lower, (routes = { methods: new Map(), allow: '' }));
-    const execute = createExecutor(procedures[entry.key]!);
+    const execute = createExecutor(router, entry.key);
     const invoke: Invoke = (ctx, input) => execute(ctx, input, entry.key);
     routes.methods.set(entry.method, { entry, invoke });
     routes.allow = [...routes.methods.keys()].sort().join(', ');
@@ -85,7 +85,7 @@ export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: A
         );
       }
       const { entry, invoke } = hit;
-      const ctx = createRequestContext(c, deps, 'rest');
+      const ctx = createRequestContext(c, deps, services, 'rest');
       if (signed) ctx.signed = signed;
       try {
         let input: unknown;

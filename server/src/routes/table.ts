@@ -1,6 +1,7 @@
 import type { AnyRouter } from '@trpc/server';
 import type { z } from 'zod';
 import type { RouteMeta } from '../rpc/meta.js';
+import { listProcedures } from '../rpc/trpc-internals.js';
 import { deriveRoute, type HttpMethod, type ServiceRouteOptions } from './derive.js';
 
 /** One derived REST operation, as the emitter, the OpenAPI generator and the SDK see it. */
@@ -25,13 +26,6 @@ export interface RouteEntry {
   inputKeys: ReadonlyMap<string, string>;
 }
 
-interface ProcedureDef {
-  type: 'query' | 'mutation' | 'subscription';
-  meta?: RouteMeta;
-  inputs: unknown[];
-  output?: unknown;
-}
-
 /** The object shape of an input schema, looking through optional/default/pipe wrappers. */
 export function objectShape(schema: unknown): Record<string, unknown> | undefined {
   let s = schema as { shape?: Record<string, unknown>; def?: Record<string, unknown> } | undefined;
@@ -48,11 +42,10 @@ export function objectShape(schema: unknown): Record<string, unknown> | undefine
  * tRPC mutation (or the reverse), so a mistake stops the start instead of misrouting requests.
  */
 export function buildRouteTable(router: AnyRouter, services: Record<string, ServiceRouteOptions>): RouteEntry[] {
-  const procedures = router._def.procedures as Record<string, { _def: ProcedureDef }>;
   const entries: RouteEntry[] = [];
   const seen = new Map<string, string>();
-  for (const [key, procedure] of Object.entries(procedures)) {
-    const def = procedure._def;
+  for (const def of listProcedures(router)) {
+    const key = def.key;
     const dot = key.indexOf('.');
     if (dot < 0 || key.indexOf('.', dot + 1) >= 0) throw new Error(`Procedure ${key} must sit directly under a service`);
     const service = key.slice(0, dot);

@@ -1,27 +1,16 @@
-import type { Culture } from '../config/schema.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AuthContext } from '../modules/auth/session-gate.js';
-import type { SignedRequest } from '../modules/openapi/types.js';
+import type { AuthContext } from '../modules/auth/session/session-gate.js';
+import type { Services } from '../services.js';
+import type { CallContext } from './call-context.js';
 
-/** What every procedure sees about the request it serves. */
-export interface RequestContext {
+/** What every procedure sees: the request, the infrastructure and the services built at boot. */
+export interface RequestContext extends CallContext {
   deps: AppDeps;
-  traceId: string;
-  culture: Culture;
-  timeZone: string;
-  ip: string;
-  userAgent: string;
-  /** The Authorization header of the request, if any. */
-  authorization: string | undefined;
-  headers: Headers;
-  /** 'rest' for the derived routes, 'trpc' for the typed client at /trpc. */
-  transport: 'rest' | 'trpc';
-  /** Headers a procedure wants on its response (Token-Expired, Retry-After, ...); lower-case names. */
-  responseHeaders: Record<string, string>;
-  /** Set by the gate on authenticated procedures. */
-  auth?: AuthContext;
-  /** Set on protected paths by the signature check (OpenApiSecurity): the signer and the body it covered. */
-  signed?: SignedRequest;
-  /** The JSON body as received, on REST calls that have one (for procedures that answer it verbatim). */
-  rawBody?: string;
+  services: Services;
 }
+
+/** The infrastructure and services of a request, for helpers that need both. */
+export type ServiceScope = Pick<RequestContext, 'deps' | 'services'>;
+
+/** The context of a procedure behind the authentication guard. */
+export type AuthedContext = RequestContext & { auth: AuthContext };

@@ -1,10 +1,10 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import { errorToEnvelope } from '../errors/to-envelope.js';
-import { trpcCodeOf } from '../errors/trpc-codes.js';
+import { trpcErrorShape } from '../http/envelope.js';
 import { toWire } from '../http/serialize.js';
+import { answerOf } from './call-errors.js';
 import type { RequestContext } from './context.js';
-import { TRPC_ONLY } from './execute.js';
-import { authenticateToken, bearerToken, enforceLock, enforceTenant, requirePermission } from '../modules/auth/session-gate.js';
+import { markMiddleware, TRPC_ONLY } from './trpc-internals.js';
+import { authenticateToken, bearerToken, enforceLock, enforceTenant, requirePermission } from '../modules/auth/session/session-gate.js';
 
 /** Marks the guard middleware, so the route table can prove every non-anonymous procedure has it. */
 export const GUARD = Symbol('guard');
@@ -21,18 +21,13 @@ const t = initTRPC
     defaultMeta: { auth: 'user' },
     // Stacks never leave the process, whatever NODE_ENV says.
     isDev: false,
-    // Errors at /trpc carry the same envelope the REST facade writes, under `data.envelope`.
-    // Without a context (tRPC refused the request before creating one) the host adds it.
-    errorFormatter({ shape, error, ctx }) {
-      if (!ctx) return { message: shape.message, code: shape.code, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path } };
-      const { status, envelope } = errorToEnvelope(error, ctx);
-      const [rpcCode, key] = trpcCodeOf(status);
-      return {
-        ...shape,
-        code: rpcCode as typeof shape.code,
-        message: envelope.message,
-        data: { code: key as typeof shape.data.code, httpStatus: status, path: shape.data.path, envelope },
-      };
+    // Errors at /trpc carry the same envelope the REST facade writes, under `data.envelope`: the
+    // /trpc endpoint works it out when the error is raised (answerCallError), before tRPC formats it.
+    errorFormatter({ shape, error }) {
+      const answer = answerOf(error);
+      if (!answer) return { message: shape.message, code: shape.code, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path } };
+      const { message, code, data } = trpcErrorShape(answer.status, answer.envelope, shape.data.path);
+      return { message, code: code as typeof shape.code, data: { ...data, code: data.code as typeof shape.data.code } };
     },
   });
 
@@ -66,10 +61,14 @@ const guard = t.middleware(async ({ ctx, meta, next }) => {
   enforceTenant(auth, meta, ctx.deps.clock.nowMs());
   enforceLock(auth, meta);
   if (meta?.permission) await requirePermission(ctx, auth, meta.permission);
+  if (ctx.accessLog) {
+    ctx.accessLog.userId = String(auth.userId);
+    ctx.accessLog.tenantId = String(auth.tenantId);
+  }
   return next({ ctx: { auth } });
 });
 // Marked so the route table can prove every non-anonymous procedure passes through it.
-for (const fn of (guard as unknown as { _middlewares: object[] })._middlewares) Object.assign(fn, { [GUARD]: true });
+markMiddleware(guard, GUARD);
 
 /** Requires a valid session (and, with `meta({ permission })`, that permission). */
 export const authedProcedure = baseProcedure.meta({ auth: 'user' }).use(guard);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { auditEntries, roles } from '../../../db/schema/index.js';
-import type { AppDeps } from '../app-deps.js';
+import type { AppGraph as AppDeps } from '../services.js';
 import type { Clock } from '../infra/clock.js';
 import type { AuditAction } from '../modules/audit/write.js';
 import type { DataScope } from '../modules/authz/snapshot.js';

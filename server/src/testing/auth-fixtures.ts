@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { permissions, rolePermissions, roles, tenantMemberships, tenants, userRoles, users, userSecurity } from '../../../db/schema/index.js';
-import type { AppDeps } from '../app-deps.js';
-import { hashPassword } from '../infra/password.js';
+import type { AppGraph as AppDeps } from '../services.js';
 import type { CodePurpose } from '../modules/verification/codes.js';
 import type { TestServer } from './harness.js';
 
@@ -47,7 +46,7 @@ export async function createTestUser(deps: AppDeps, options: TestUserOptions = {
   const email = options.email === undefined ? `${userName}@example.test` : options.email;
   const password = options.password ?? GOOD_PASSWORD;
   // Hashing costs tens of milliseconds; most tests share the good password's hash.
-  const passwordHash = options.passwordHash ?? (password === GOOD_PASSWORD ? await (hashCache ??= hashPassword(GOOD_PASSWORD)) : await hashPassword(password));
+  const passwordHash = options.passwordHash ?? (password === GOOD_PASSWORD ? await (hashCache ??= deps.hasher.hash(GOOD_PASSWORD)) : await deps.hasher.hash(password));
   await deps.db.insert(users).values({
     id,
     tenantId: options.tenantId ?? 0n,

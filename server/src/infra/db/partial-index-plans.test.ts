@@ -1,9 +1,9 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../../../db/schema/index.js';
-import { loginLogInsert } from '../../modules/auth/login-log.js';
-import { ACCOUNT_BY_EMAIL, ACCOUNT_BY_USER_NAME } from '../../modules/auth/account-lookup.js';
-import { INSERT_LOGIN_SESSION } from '../../modules/auth/session-insert.js';
+import { loginLogInsert } from '../../modules/login-log/write.js';
+import { ACCOUNT_BY_EMAIL, ACCOUNT_BY_USER_NAME } from '../../modules/auth/login/account-lookup.js';
+import { INSERT_LOGIN_SESSION } from '../../modules/auth/session/queries.js';
 import { bootTestRuntime } from '../../testing/harness.js';
 import type { SqlSession } from './client.js';
 import { notDeleted } from './predicates.js';

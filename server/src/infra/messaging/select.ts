@@ -5,10 +5,11 @@ import type { Clock } from '../clock.js';
 import { createOutboxTransport } from './outbox.js';
 import { createHttpSmsTransport } from './sms-http.js';
 import { createSmtpTransport } from './smtp.js';
+import { layoutMail } from './mail-layout.js';
 import type { MessageTransport } from './transport.js';
 
 /**
- * The transport of each channel: SMTP when `Mail__Host` is set, the HTTP SMS provider when
+ * The transport of each channel (every e-mail in the site's layout, mail-layout.ts): SMTP when `Mail__Host` is set, the HTTP SMS provider when
  * `Sms__Url` is set, otherwise (development and tests) the outbox under DATA_DIR/outbox/.
  * Production never falls back to the outbox: a channel without a transport fails its sends
  * (and `checkMessagingConfig` refuses to start when an enabled feature needs it). Features that
@@ -24,8 +25,9 @@ export function createMessageTransport(config: AppConfig, deps: { clock: Clock }
   const email = smtp ?? outbox ?? missing('e-mail');
   const sms = config.Sms.Url ? createHttpSmsTransport(config.Sms) : (outbox ?? missing('SMS'));
   const has = { email: !!(smtp ?? outbox), sms: !!(config.Sms.Url || outbox) };
+  const site = { title: config.App.Name, logoUrl: config.App.LogoUrl, defaultCulture: config.Localization.DefaultCulture, timeZone: config.App.DefaultTimeZone };
   return {
-    send: (message) => (message.channel === 'email' ? email : sms).send(message),
+    send: (message) => (message.channel === 'email' ? email.send(layoutMail(message, site)) : sms.send(message)),
     available: (channel) => has[channel],
     close: () => smtp?.close(),
   };

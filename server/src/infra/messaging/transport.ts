@@ -1,3 +1,5 @@
+import type { Culture } from '../../config/schema.js';
+
 /** One message to a person: an e-mail or an SMS. */
 export interface OutgoingMessage {
   channel: 'email' | 'sms';
@@ -6,7 +8,12 @@ export interface OutgoingMessage {
   kind: string;
   subject?: string;
   text: string;
+  /** The body as HTML; without it the e-mail layout builds one from the text. */
   html?: string;
+  /** The recipient's language, for the layout's own words (default: Localization:DefaultCulture). */
+  culture?: Culture;
+  /** For security notices: when, from where and on what the change happened. */
+  details?: { time: Date; ip?: string; device?: string };
 }
 
 /**

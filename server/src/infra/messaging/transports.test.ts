@@ -9,9 +9,9 @@ import { ConfigError, loadConfig } from '../../config/load.js';
 import { createLogger } from '../logger.js';
 import { createTestUser, watchCodes } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
-import { generateTotpSecret } from '../../modules/auth/totp.js';
-import { tokenIn } from '../../modules/auth/self-service-test-kit.js';
-import { TwoFactorFlags } from '../../modules/auth/two-factor.js';
+import { generateTotpSecret } from '../../modules/auth/two-factor/totp.js';
+import { tokenIn } from '../../modules/auth/self-service/self-service-test-kit.js';
+import { TwoFactorFlags } from '../../modules/auth/two-factor/two-factor.js';
 import { readOutbox } from './outbox.js';
 import { checkMessagingConfig, missingTransports } from './select.js';
 

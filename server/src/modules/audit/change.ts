@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
-import type { RequestContext } from '../../rpc/context.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { CallContext } from '../../rpc/call-context.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { writeAudit, type AuditAction } from './write.js';
 
 /**
@@ -23,7 +23,7 @@ export interface Actor {
   traceId?: string;
 }
 
-export function actorOf(ctx: Pick<RequestContext, 'ip' | 'traceId'> & { auth: AuthContext }): Actor {
+export function actorOf(ctx: Pick<CallContext, 'ip' | 'traceId'> & { auth: AuthContext }): Actor {
   const impersonator = ctx.auth.state.impersonatorUserId;
   return { tenantId: ctx.auth.tenantId, actorId: ctx.auth.userId, impersonatorId: impersonator === null ? undefined : BigInt(impersonator), ip: ctx.ip, traceId: ctx.traceId };
 }

@@ -11,6 +11,11 @@ export type AuditAction =
   | 'UserLocked' | 'UserUnlocked' | 'UserLoginPolicyChanged' | 'UserDataScopeChanged'
   // The user's own deactivation and deletion (Profile/DeactivateAccount, DeleteAccount).
   | 'AccountDeactivated' | 'AccountDeleted'
+  // Second-factor recovery codes (a new set made; one spent at login).
+  | 'RecoveryCodesGenerated' | 'RecoveryCodeUsed'
+  // The user's own profile, contacts, links and preferences (modules/profile, modules/user-setting).
+  | 'ProfileUpdated' | 'UserNameChanged' | 'EmailChanged' | 'PhoneChanged' | 'EmailVerified' | 'PhoneVerified'
+  | 'ExternalLoginUnlinked' | 'NotificationPreferenceChanged' | 'UserSettingSaved'
   // Administration of roles, tenants, editions and the directory (audit/change.ts).
   | 'RoleCreated' | 'RoleUpdated' | 'RoleDeleted' | 'RoleStatusChanged' | 'RoleDataScopeChanged' | 'RoleParentAdded' | 'RoleParentRemoved'
   | 'RolePermissionGranted' | 'RolePermissionRevoked' | 'RolePermissionStatusChanged' | 'RolePermissionsReplaced'

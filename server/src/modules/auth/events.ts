@@ -1,12 +1,6 @@
-import type { LoginResultName } from './login-log.js';
+import type { LoginResultName, RequestFacts } from '../login-log/write.js';
 
-/** Where an authentication event came from: the request facts a login log row keeps. */
-export interface RequestFacts {
-  ip: string;
-  userAgent: string;
-  traceId: string;
-  deviceFingerprint: string | null;
-}
+export type { RequestFacts };
 
 /** Domain events of authentication and sessions (SPEC "Events"). */
 export interface AuthEvents {

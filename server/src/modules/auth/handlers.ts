@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app-deps.js';
 import { writeAudit } from '../audit/write.js';
-import { writeLoginLog } from './login-log.js';
+import { writeLoginLog } from '../login-log/write.js';
 
 /**
  * Subscribers of the authentication events: one login-log row per attempt (SPEC: failed logins
@@ -8,7 +8,7 @@ import { writeLoginLog } from './login-log.js';
  * statement itself) and the audit entries the spec names (TenantSwitched, PasswordChanged;
  * TokenRefreshed is written with the refresh).
  */
-export function registerAuthHandlers(deps: AppDeps): void {
+export function registerAuthHandlers(deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'events'>): void {
   const { db, ids, clock, events } = deps;
   const at = () => clock.now();
 

@@ -1,6 +1,6 @@
 import { appError } from '../../errors/app-error.js';
 import { defineMessages, translate, type Culture } from '../../i18n/messages.js';
-import { verifyPassword } from '../../infra/password.js';
+import type { PasswordHasher } from '../../infra/password.js';
 import { authErrors } from './errors.js';
 
 /**
@@ -33,6 +33,8 @@ export interface PolicyContext {
   email?: string | null;
   /** Hashes of the current and recent passwords (newest first). */
   recentHashes?: string[];
+  /** Checks the password against recentHashes. */
+  hasher?: Pick<PasswordHasher, 'verify'>;
 }
 
 /** The list of failed items (empty when the password is acceptable). */
@@ -48,9 +50,9 @@ export async function passwordPolicyFailures(password: string, context: PolicyCo
   if (personal.some((p) => lower.includes(p.toLowerCase()))) failures.push('personal');
   if (length > 0 && new Set(password).size === 1) failures.push('repeated');
   // Comparing with old hashes costs one verification each, so only an otherwise valid password pays it.
-  if (failures.length === 0 && context.recentHashes?.length) {
+  if (failures.length === 0 && context.recentHashes?.length && context.hasher) {
     for (const hash of context.recentHashes.slice(0, 5)) {
-      if ((await verifyPassword(hash, password)).ok) {
+      if ((await context.hasher.verify(hash, password)).ok) {
         failures.push('recent');
         break;
       }

@@ -3,19 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { editions, rolePermissions, tenants } from '../../../../db/schema/index.js';
 import { appRouter, serviceRoutes } from '../../app-router.js';
-import { authedProcedure, router } from '../../rpc/trpc.js';
+import { authedProcedure, mergeRouters, router } from '../../rpc/trpc.js';
 import { bearer, createSuperAdmin, createTestTenant, createTestUser, grantRole, loginAs } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 
 /** The real API plus one service whose operations need permission codes. */
 const api = {
-  router: router({
-    ...appRouter._def.record,
-    GuardedAppService: router({
-      GetSecretAsync: authedProcedure.meta({ permission: 'saas:user:read' }).output(z.object({ ok: z.boolean() })).query(() => ({ ok: true })),
-      DeleteSecretAsync: authedProcedure.meta({ permission: 'saas:user:delete' }).output(z.object({ ok: z.boolean() })).mutation(() => ({ ok: true })),
+  router: mergeRouters(
+    appRouter,
+    router({
+      GuardedAppService: router({
+        GetSecretAsync: authedProcedure.meta({ permission: 'saas:user:read' }).output(z.object({ ok: z.boolean() })).query(() => ({ ok: true })),
+        DeleteSecretAsync: authedProcedure.meta({ permission: 'saas:user:delete' }).output(z.object({ ok: z.boolean() })).mutation(() => ({ ok: true })),
+      }),
     }),
-  }),
+  ),
   services: serviceRoutes,
 };
 

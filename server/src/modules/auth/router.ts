@@ -6,15 +6,15 @@ import { authedProcedure, publicProcedure, router } from '../../rpc/trpc.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { allows } from '../authz/snapshot.js';
 import { PERMISSION_CATALOGUE, WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
-import { captchaDataUri } from './captcha-image.js';
+import { captchaDataUri } from './captcha/captcha-image.js';
 import { authErrors } from './errors.js';
 import { loadMenus } from './menus.js';
 import {
   captchaResponse, lockSessionRequest, loginConfig, loginRequest, loginResponse, loginToken, permissionInfo,
   refreshTokenRequest, switchTenantRequest, unlockSessionRequest, userInfo,
 } from './schemas.js';
-import { parseTenantTarget } from './session-operations.js';
-import { selfServiceProcedures } from './self-service-router.js';
+import { parseTenantTarget } from './session/session-operations.js';
+import { selfServiceProcedures } from './self-service/self-service-router.js';
 import { loginButtons, OAUTH_BUTTONS_KEY } from '../oauth/buttons.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 
@@ -63,8 +63,8 @@ export const authRouter = router({
       if (!limit.allowed) {
         throw appError(authErrors.TOO_MANY_ATTEMPTS, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });
       }
-      const captchaId = ctx.deps.tokens.newRefreshToken().hash.slice(0, 32);
-      const code = await ctx.deps.codes.issue('captcha', captchaId, { digits: 4, ttlMs: CAPTCHA_TTL_MS });
+      const captchaId = ctx.services.tokens.newRefreshToken().hash.slice(0, 32);
+      const code = await ctx.services.codes.issue('captcha', captchaId, { digits: 4, ttlMs: CAPTCHA_TTL_MS });
       return { captchaId, image: captchaDataUri(code), expiresInSeconds: CAPTCHA_TTL_MS / 1000 };
     }),
 
@@ -72,13 +72,13 @@ export const authRouter = router({
     .meta({ summary: 'Password login with captcha and second factor', description: 'Later second-factor stages post the credentials again with twoFactorMethod, twoFactorCode and twoFactorTicket.' })
     .input(loginRequest.optional())
     .output(loginResponse)
-    .mutation(({ ctx, input }) => ctx.deps.login.login(input, ctx)),
+    .mutation(({ ctx, input }) => ctx.services.login.login(input, ctx)),
 
   RefreshTokenAsync: publicProcedure
     .meta({ summary: 'Exchanges the old access token and the refresh token for a new pair', description: 'Anonymous: the access token may have expired. The refresh token rotates on every use; presenting a used one ends the session.' })
     .input(refreshTokenRequest)
     .output(loginToken)
-    .mutation(({ ctx, input }) => ctx.deps.sessionOps.refresh(input.accessToken, input.refreshToken, ctx)),
+    .mutation(({ ctx, input }) => ctx.services.sessionOps.refresh(input.accessToken, input.refreshToken, ctx)),
 
   GetUserInfoAsync: authedProcedure
     .meta({ summary: 'The current user, context, roles and permissions' })
@@ -86,8 +86,8 @@ export const authRouter = router({
     .query(async ({ ctx }) => {
       const { auth, deps } = ctx;
       const { state } = auth;
-      const snapshot = await deps.authz.get(auth.userId, auth.tenantId);
-      const platformSnapshot = auth.tenantId === 0n ? snapshot : await deps.authz.get(auth.userId, 0n);
+      const snapshot = await ctx.services.authz.get(auth.userId, auth.tenantId);
+      const platformSnapshot = auth.tenantId === 0n ? snapshot : await ctx.services.authz.get(auth.userId, 0n);
       return {
         id: state.userId,
         basicId: state.userId,
@@ -114,7 +114,7 @@ export const authRouter = router({
     .output(permissionInfo)
     .query(async ({ ctx }) => {
       const { auth, deps } = ctx;
-      const snapshot = await deps.authz.get(auth.userId, auth.tenantId);
+      const snapshot = await ctx.services.authz.get(auth.userId, auth.tenantId);
       const { menus, buttons } = await loadMenus(deps.db, auth.tenantId, (code) => allows(snapshot, code));
       // Like the original, the super-administrator's list is `*` and every code, for front ends that gate on codes.
       const codes = snapshot.permissions.includes(WILDCARD_PERMISSION)
@@ -132,24 +132,24 @@ export const authRouter = router({
       refuseWhileImpersonating(ctx.auth);
       const target = parseTenantTarget(input.tenantId);
       if (target === undefined) throw appError(commonErrors.VALIDATION_FAILED, { params: { summary: 'tenantId' }, detail: [{ field: 'tenantId', message: 'not a tenant id' }] });
-      return ctx.deps.sessionOps.switchTenant(ctx.auth, target, ctx);
+      return ctx.services.sessionOps.switchTenant(ctx.auth, target, ctx);
     }),
 
   LogoutAsync: authedProcedure
     .meta({ summary: 'Ends the session and its tokens', allowWhileLocked: true, allowOutsideTenant: true })
-    .mutation(({ ctx }) => ctx.deps.sessionOps.logout(ctx.auth, ctx)),
+    .mutation(({ ctx }) => ctx.services.sessionOps.logout(ctx.auth, ctx)),
 
   LockSessionAsync: authedProcedure
     // Under a screen lock only (locking again keeps the lock); a forced password change allows
     // nothing but the change, logout and refresh (SPEC "Session lock").
     .meta({ summary: 'Locks the session with a lock password (4 to 64 characters)', allowWhileLocked: 'ScreenLock' })
     .input(lockSessionRequest)
-    .mutation(({ ctx, input }) => ctx.deps.sessionOps.lock(ctx.auth, input.password)),
+    .mutation(({ ctx, input }) => ctx.services.sessionOps.lock(ctx.auth, input.password)),
 
   UnlockSessionAsync: authedProcedure
     .meta({ summary: 'Unlocks with the lock password or the account password', allowWhileLocked: 'ScreenLock' })
     .input(unlockSessionRequest)
-    .mutation(({ ctx, input }) => ctx.deps.sessionOps.unlock(ctx.auth, input.password)),
+    .mutation(({ ctx, input }) => ctx.services.sessionOps.unlock(ctx.auth, input.password)),
 
   // One-time-code login, registration, password recovery, the OAuth bind ticket.
   ...selfServiceProcedures,

@@ -12,13 +12,20 @@ export const twoFactorMethodInput = z
   .toLowerCase()
   .pipe(z.enum(['totp', 'email', 'phone']));
 
+/** Password login's later stages also take a recovery code in place of a second factor. */
+export const loginTwoFactorMethodInput = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['totp', 'email', 'phone', 'recovery']));
+
 export const loginRequest = z.object({
   username: text(256).trim().min(1),
   password: text(1024).min(1),
   captchaId: optionalText(64),
   captchaCode: optionalText(16),
   twoFactorCode: optionalText(16),
-  twoFactorMethod: twoFactorMethodInput.optional().nullable().transform((v) => v ?? undefined),
+  twoFactorMethod: loginTwoFactorMethodInput.optional().nullable().transform((v) => v ?? undefined),
   twoFactorTicket: optionalText(128),
   deviceId: optionalText(200),
 });
@@ -132,7 +139,7 @@ export const menuNode: z.ZodType<MenuNode> = z.lazy(() =>
     }),
     children: z.array(menuNode).optional(),
   }),
-);
+).meta({ id: 'PermissionMenuNode' });
 
 export const permissionInfo = z.object({
   roles: z.array(z.string()),

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import type { Culture } from '../../config/schema.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
-import { deliverSecurityNotice } from '../notifications/notify.js';
+import { deliverSecurityNotice, type NoticeRequest } from '../notifications/notify.js';
 
 /** Security notices of credential changes (SPEC "Events": credential changes notify the user). */
 const texts = defineMessages('apiCredentialNotice', {
@@ -21,12 +21,12 @@ export type CredentialChange = 'created' | 'rotated' | 'enabled' | 'disabled' | 
  */
 export async function notifyCredentialChange(
   deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'messages' | 'logger'>,
-  notice: { userId: bigint; tenantId: bigint; culture: Culture; change: CredentialChange; appKey: string },
+  notice: { userId: bigint; tenantId: bigint; culture: Culture; change: CredentialChange; appKey: string; request?: NoticeRequest },
 ): Promise<void> {
   const title = translate(notice.culture, texts.title);
   const content = translate(notice.culture, texts[notice.change], { appKey: notice.appKey });
   try {
-    await deliverSecurityNotice(deps, { userId: notice.userId, tenantId: notice.tenantId, title, content });
+    await deliverSecurityNotice(deps, { userId: notice.userId, tenantId: notice.tenantId, title, content, culture: notice.culture, request: notice.request });
   } catch (error) {
     deps.logger.warn('api credential notice failed', { userId: String(notice.userId), error });
   }

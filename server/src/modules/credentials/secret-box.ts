@@ -18,12 +18,16 @@ export interface SecretBox {
 
 const VERSION = 'v1';
 
-export function createSecretBox(keys: Record<string, string>, currentKeyId: string): SecretBox {
+/**
+ * `label` names what the box seals and is bound into the additional data with the context value
+ * (the AppKey for API secrets), so a ciphertext of one kind never opens as another.
+ */
+export function createSecretBox(keys: Record<string, string>, currentKeyId: string, label = 'api-credential'): SecretBox {
   const material = new Map(Object.entries(keys).map(([id, b64]) => [id, Buffer.from(b64, 'base64')]));
   for (const [id, key] of material) if (key.length !== 32) throw new Error(`credential key ${id} is not 32 bytes`);
   const current = material.get(currentKeyId);
   if (!current) throw new Error(`credential key ${currentKeyId} is not configured`);
-  const aad = (appKey: string) => Buffer.from(`api-credential:${appKey}`, 'utf8');
+  const aad = (appKey: string) => Buffer.from(`${label}:${appKey}`, 'utf8');
 
   return {
     currentKeyId,

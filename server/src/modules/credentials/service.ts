@@ -4,13 +4,14 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { apiCredentials } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { ServiceScope } from '../../rpc/context.js';
 import { appError } from '../../errors/app-error.js';
 import type { Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf as auditActor, auditChange } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { normalizeAlgorithm } from '../openapi/signature.js';
 import { parseAllowList } from './directory.js';
 import { credentialErrors } from './errors.js';
@@ -29,7 +30,7 @@ export const MAX_CREDENTIALS_PER_USER = 5;
 
 type Item = z.output<typeof credentialItem>;
 type CreateInput = z.output<typeof createCredentialRequest>;
-type Ctx = Pick<RequestContext, 'culture' | 'ip' | 'traceId'>;
+type Ctx = Pick<CallContext, 'culture' | 'ip' | 'traceId' | 'userAgent'>;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -72,9 +73,9 @@ function audit(tx: Transaction, deps: AppDeps, ctx: Ctx, auth: AuthContext, acti
   return auditChange(tx, deps, auditActor({ ...ctx, auth }), action, { type: 'ApiCredential', id: row.id, userId: auth.userId }, { appKey: row.appKey, ...detail });
 }
 
-async function announce(deps: AppDeps, ctx: Ctx, auth: AuthContext, change: CredentialChange, appKey: string): Promise<void> {
-  await deps.credentials.changed(appKey);
-  await notifyCredentialChange(deps, { userId: auth.userId, tenantId: auth.tenantId, culture: ctx.culture, change, appKey });
+async function announce({ deps, services }: ServiceScope, ctx: Ctx, auth: AuthContext, change: CredentialChange, appKey: string): Promise<void> {
+  await services.credentials.changed(appKey);
+  await notifyCredentialChange(deps, { userId: auth.userId, tenantId: auth.tenantId, culture: ctx.culture, change, appKey, request: ctx });
 }
 
 async function ownedRow(deps: AppDeps, auth: AuthContext, id: bigint) {
@@ -115,12 +116,12 @@ function signingOptions(deps: AppDeps, input: Partial<NonNullable<CreateInput>>)
   return { algorithm: algorithm ?? null, publicKey, ipWhitelist: entries ? entries.join(',') : null };
 }
 
-export async function listCredentials(deps: AppDeps, auth: AuthContext): Promise<Item[]> {
+export async function listCredentials({ deps }: ServiceScope, auth: AuthContext): Promise<Item[]> {
   const rows = await deps.db.select().from(apiCredentials).where(eq(apiCredentials.userId, auth.userId)).orderBy(desc(apiCredentials.createdTime), desc(apiCredentials.id));
   return rows.map(toItem);
 }
 
-export async function createCredential(deps: AppDeps, ctx: Ctx, auth: AuthContext, input: CreateInput) {
+export async function createCredential({ deps, services }: ServiceScope, ctx: Ctx, auth: AuthContext, input: CreateInput) {
   refuseImpersonation(auth);
   const options = signingOptions(deps, input ?? {});
   const now = deps.clock.now();
@@ -128,7 +129,7 @@ export async function createCredential(deps: AppDeps, ctx: Ctx, auth: AuthContex
   const id = deps.ids.next();
   const appKey = `ak_${randomAlphanumeric(24)}`;
   const appSecret = `sk_${randomAlphanumeric(43)}`;
-  const sealed = deps.credentials.seal(appSecret, appKey);
+  const sealed = services.credentials.seal(appSecret, appKey);
   await deps.db.transaction(async (tx) => {
     // Serializes the creations of one user, so the count below sees every committed one:
     // without it, concurrent creations would each count four and all insert.
@@ -153,27 +154,27 @@ export async function createCredential(deps: AppDeps, ctx: Ctx, auth: AuthContex
     });
     await audit(tx, deps, ctx, auth, 'ApiCredentialCreated', { id, appKey }, { credentialName: input?.credentialName ?? null, signatureAlgorithm: options.algorithm });
   });
-  await announce(deps, ctx, auth, 'created', appKey);
+  await announce({ deps, services }, ctx, auth, 'created', appKey);
   deps.logger.info('api credential created', { userId: String(auth.userId), credentialId: String(id), appKey });
   return { basicId: String(id), appKey, appSecret };
 }
 
-export async function rotateCredentialSecret(deps: AppDeps, ctx: Ctx, auth: AuthContext, id: bigint) {
+export async function rotateCredentialSecret({ deps, services }: ServiceScope, ctx: Ctx, auth: AuthContext, id: bigint) {
   refuseImpersonation(auth);
   const row = await ownedRow(deps, auth, id);
   const appSecret = `sk_${randomAlphanumeric(43)}`;
-  const sealed = deps.credentials.seal(appSecret, row.appKey);
+  const sealed = services.credentials.seal(appSecret, row.appKey);
   await deps.db.transaction(async (tx) => {
     // Of two rotations racing, the second answers 409: its secret would silently not be the valid one.
     await updateVersioned(tx, apiCredentials, row.id, row.version, { secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId, modifiedTime: deps.clock.now(), modifiedBy: actorOf(auth) }, eq(apiCredentials.userId, auth.userId));
     await audit(tx, deps, ctx, auth, 'ApiCredentialRotated', row);
   });
-  await announce(deps, ctx, auth, 'rotated', row.appKey);
+  await announce({ deps, services }, ctx, auth, 'rotated', row.appKey);
   deps.logger.info('api credential secret rotated', { userId: String(auth.userId), credentialId: String(row.id), appKey: row.appKey });
   return { basicId: String(row.id), appKey: row.appKey, appSecret };
 }
 
-export async function updateCredentialStatus(deps: AppDeps, ctx: Ctx, auth: AuthContext, id: bigint, status: 'Enabled' | 'Disabled'): Promise<Item> {
+export async function updateCredentialStatus({ deps, services }: ServiceScope, ctx: Ctx, auth: AuthContext, id: bigint, status: 'Enabled' | 'Disabled'): Promise<Item> {
   const row = await ownedRow(deps, auth, id);
   const now = deps.clock.now();
   if (row.status !== status) {
@@ -181,12 +182,12 @@ export async function updateCredentialStatus(deps: AppDeps, ctx: Ctx, auth: Auth
       await updateVersioned(tx, apiCredentials, row.id, row.version, { status, modifiedTime: now, modifiedBy: actorOf(auth) }, eq(apiCredentials.userId, auth.userId));
       await audit(tx, deps, ctx, auth, 'ApiCredentialStatusChanged', row, { status });
     });
-    await announce(deps, ctx, auth, status === 'Enabled' ? 'enabled' : 'disabled', row.appKey);
+    await announce({ deps, services }, ctx, auth, status === 'Enabled' ? 'enabled' : 'disabled', row.appKey);
   }
   return toItem({ ...row, status });
 }
 
-export async function deleteCredential(deps: AppDeps, ctx: Ctx, auth: AuthContext, id: bigint): Promise<void> {
+export async function deleteCredential({ deps, services }: ServiceScope, ctx: Ctx, auth: AuthContext, id: bigint): Promise<void> {
   if (id <= 0n) throw appError(credentialErrors.INVALID_ID);
   const appKey = await deps.db.transaction(async (tx) => {
     const [row] = await tx.delete(apiCredentials).where(and(eq(apiCredentials.id, id), eq(apiCredentials.userId, auth.userId))).returning({ id: apiCredentials.id, appKey: apiCredentials.appKey });
@@ -194,5 +195,5 @@ export async function deleteCredential(deps: AppDeps, ctx: Ctx, auth: AuthContex
     await audit(tx, deps, ctx, auth, 'ApiCredentialDeleted', row);
     return row.appKey;
   });
-  await announce(deps, ctx, auth, 'deleted', appKey);
+  await announce({ deps, services }, ctx, auth, 'deleted', appKey);
 }

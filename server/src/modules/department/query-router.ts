@@ -14,22 +14,22 @@ export const departmentQueryRouter = router({
     .output(departmentPage)
     .mutation(async ({ ctx, input }) => {
       const { keyword, status, departmentType, parentId, ...request } = input;
-      return departmentPageOf(ctx.deps, ctx.auth.tenantId, withKeyword(request, keyword), { status, departmentType, parentId }, await canOf(ctx));
+      return departmentPageOf(ctx, ctx.auth.tenantId, withKeyword(request, keyword), { status, departmentType, parentId }, await canOf(ctx));
     }),
 
   GetDepartmentDetailAsync: authedProcedure
     .meta({ permission: permission('saas:department:read'), summary: 'One department with its path from the root' })
     .input(z.object({ id: zQueryId() }))
     .output(departmentDetail)
-    .query(({ ctx, input }) => departmentDetailOf(ctx.deps, ctx.auth.tenantId, input.id)),
+    .query(({ ctx, input }) => departmentDetailOf(ctx, ctx.auth.tenantId, input.id)),
 
   GetDepartmentTreeAsync: authedProcedure
     .meta({ permission: permission('saas:department:read'), summary: 'The whole department tree, siblings by sort then name' })
     .output(z.array(departmentTreeNode))
-    .query(({ ctx }) => departmentTreeOf(ctx.deps, ctx.auth.tenantId)),
+    .query(({ ctx }) => departmentTreeOf(ctx, ctx.auth.tenantId)),
 
   GetEnabledDepartmentsAsync: authedProcedure
     .meta({ permission: permission('saas:department:read'), summary: 'Enabled departments, flat, for pickers' })
     .output(z.array(enabledDepartment))
-    .query(({ ctx }) => enabledDepartmentsOf(ctx.deps, ctx.auth.tenantId)),
+    .query(({ ctx }) => enabledDepartmentsOf(ctx, ctx.auth.tenantId)),
 });

@@ -1,28 +1,20 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { departmentHierarchy, departments } from '../../../../db/schema/department.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { ServiceScope } from '../../rpc/context.js';
 import type { PagedRequest } from '../../query/index.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
 import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
-import { EnableStatus, idOrNull, idOut, nameIn, requireContextUser, type AuthedContext } from '../permission/admin-scope.js';
+import type { AuthedContext } from '../../rpc/context.js';
+import { EnableStatus, idOrNull, idOut, nameIn, requireContextUser } from '../permission/admin-scope.js';
 import { authorsOf, type Authors } from '../user/authors.js';
 import { departmentList } from './department-list.js';
 import { DepartmentType } from './enums.js';
 import { createDepartmentInput, departmentDetail, departmentStatusInput, updateDepartmentInput, type DepartmentItem, type DepartmentTreeNode } from './schemas.js';
-import { createDepartmentService, type DepartmentService } from './service.js';
 import type { Department, DepartmentNode } from './types.js';
 import { notDeleted } from '../../infra/db/predicates.js';
-
-const cache = new WeakMap<AppDeps, DepartmentService>();
-/** The department service of a runtime (built once per set of dependencies). */
-export function departmentService(deps: AppDeps): DepartmentService {
-  let s = cache.get(deps);
-  if (!s) cache.set(deps, (s = createDepartmentService(deps)));
-  return s;
-}
 
 export function toDepartmentItem(d: Department, authors: Authors): DepartmentItem {
   return {
@@ -50,8 +42,8 @@ function toTreeNode(node: DepartmentNode, authors: Authors): DepartmentTreeNode 
 }
 
 /** The whole tree of the tenant, with one lookup for the authors of every department in it. */
-export async function departmentTreeOf(deps: AppDeps, tenantId: bigint): Promise<DepartmentTreeNode[]> {
-  const roots = await departmentService(deps).tree(tenantId);
+export async function departmentTreeOf({ deps, services }: ServiceScope, tenantId: bigint): Promise<DepartmentTreeNode[]> {
+  const roots = await services.departments.tree(tenantId);
   const all: Department[] = [];
   const collect = (node: DepartmentNode): void => {
     all.push(node);
@@ -63,8 +55,8 @@ export async function departmentTreeOf(deps: AppDeps, tenantId: bigint): Promise
 }
 
 /** One department with its path from the root (the closure's self pair). */
-export async function departmentDetailOf(deps: AppDeps, tenantId: bigint, id: bigint) {
-  const row = await departmentService(deps).get(tenantId, id);
+export async function departmentDetailOf({ deps, services }: ServiceScope, tenantId: bigint, id: bigint) {
+  const row = await services.departments.get(tenantId, id);
   const [[self], authors] = await Promise.all([
     deps.db
       .select({ path: departmentHierarchy.path, pathName: departmentHierarchy.pathName })
@@ -97,8 +89,8 @@ export const departmentRouter = router({
       const { tenantId, actorId, audit } = actor(ctx);
       if (input.leaderId) await requireContextUser(ctx.deps.db, tenantId, input.leaderId);
       const { parentId, ...fields } = input;
-      const row = await departmentService(ctx.deps).create({ ...fields, tenantId, actorId, audit, parentId: parentOf(parentId) ?? null });
-      return departmentDetailOf(ctx.deps, tenantId, row.id);
+      const row = await ctx.services.departments.create({ ...fields, tenantId, actorId, audit, parentId: parentOf(parentId) ?? null });
+      return departmentDetailOf(ctx, tenantId, row.id);
     }),
 
   UpdateDepartmentAsync: authedProcedure
@@ -109,8 +101,8 @@ export const departmentRouter = router({
       const { tenantId, actorId, audit } = actor(ctx);
       if (input.leaderId) await requireContextUser(ctx.deps.db, tenantId, input.leaderId);
       const { basicId, version, parentId, ...fields } = input;
-      await departmentService(ctx.deps).update({ ...fields, tenantId, id: basicId, parentId: parentOf(parentId), expectedVersion: version, actorId, audit });
-      return departmentDetailOf(ctx.deps, tenantId, basicId);
+      await ctx.services.departments.update({ ...fields, tenantId, id: basicId, parentId: parentOf(parentId), expectedVersion: version, actorId, audit });
+      return departmentDetailOf(ctx, tenantId, basicId);
     }),
 
   UpdateDepartmentStatusAsync: authedProcedure
@@ -119,8 +111,8 @@ export const departmentRouter = router({
     .output(departmentDetail)
     .mutation(async ({ ctx, input }) => {
       const { tenantId, actorId, audit } = actor(ctx);
-      await departmentService(ctx.deps).setStatus({ tenantId, id: input.basicId, status: input.status, expectedVersion: input.version, actorId, audit });
-      return departmentDetailOf(ctx.deps, tenantId, input.basicId);
+      await ctx.services.departments.setStatus({ tenantId, id: input.basicId, status: input.status, expectedVersion: input.version, actorId, audit });
+      return departmentDetailOf(ctx, tenantId, input.basicId);
     }),
 
   DeleteDepartmentAsync: authedProcedure
@@ -129,13 +121,13 @@ export const departmentRouter = router({
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
       const { tenantId, actorId, audit } = actor(ctx);
-      await departmentService(ctx.deps).remove(tenantId, input.id, actorId, undefined, audit);
+      await ctx.services.departments.remove(tenantId, input.id, actorId, undefined, audit);
       return true;
     }),
 });
 
 /** The paged list of DepartmentQuery/DepartmentPage. */
-export async function departmentPageOf(deps: AppDeps, tenantId: bigint, request: PagedRequest, filters: { status?: string | null; departmentType?: string | null; parentId?: bigint | null }, can: (code: string) => boolean) {
+export async function departmentPageOf({ deps }: ServiceScope, tenantId: bigint, request: PagedRequest, filters: { status?: string | null; departmentType?: string | null; parentId?: bigint | null }, can: (code: string) => boolean) {
   const result = await departmentList.run(deps.db, {
     request,
     base: and(
@@ -154,7 +146,7 @@ export async function departmentPageOf(deps: AppDeps, tenantId: bigint, request:
 }
 
 /** Enabled departments of the tenant, flat, for pickers. */
-export async function enabledDepartmentsOf(deps: AppDeps, tenantId: bigint) {
+export async function enabledDepartmentsOf({ deps }: ServiceScope, tenantId: bigint) {
   const rows = await deps.db
     .select()
     .from(departments)

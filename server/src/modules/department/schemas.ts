@@ -79,7 +79,7 @@ export const departmentItem = z.object(departmentShape);
 export interface DepartmentTreeNode extends DepartmentItem {
   children: DepartmentTreeNode[];
 }
-export const departmentTreeNode: z.ZodType<DepartmentTreeNode> = z.lazy(() => z.object({ ...departmentShape, children: z.array(departmentTreeNode) }));
+export const departmentTreeNode: z.ZodType<DepartmentTreeNode> = z.lazy(() => z.object({ ...departmentShape, children: z.array(departmentTreeNode) })).meta({ id: 'DepartmentTreeNode' });
 
 export const departmentPageInput = pagedRequest({
   keyword: zKeyword(),

@@ -5,8 +5,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { AppDeps } from '../../app-deps.js';
 import { isAppError } from '../../errors/app-error.js';
 import { isMaintenanceExempt } from '../../http/maintenance.js';
-import type { RequestContext } from '../../rpc/context.js';
-import { authenticateToken, bearerToken, type AuthContext } from '../auth/session-gate.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
+import type { TokenService } from '../auth/session/tokens.js';
+import { authenticateToken, bearerToken, type AuthContext } from '../auth/session/session-gate.js';
 import { closeMessage, completionError, HANDSHAKE_OK, invocation, MessageType, PING, readHandshake, splitMessages } from './signalr-protocol.js';
 
 export const NOTIFICATION_HUB = '/hubs/notification';
@@ -54,15 +55,18 @@ export function hubToken(url: URL, authorization: string | null | undefined): st
  * signed in. Unlike the original, connecting checks the session too (a revoked session cannot
  * connect).
  */
-export function createNotificationHub(deps: AppDeps) {
+type HubDeps = Pick<AppDeps, 'config' | 'logger' | 'clock' | 'store' | 'events' | 'maintenance'> & { tokens: TokenService; sessionState: SessionStateService };
+
+export function createNotificationHub(deps: HubDeps) {
   const { logger, store } = deps;
+  const gate = { deps, services: deps };
   /** Every open connection by user, registered from the upgrade on (before its handshake). */
   const connections = new Map<string, Set<Connection>>();
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let unsubscribe: (() => Promise<void>) | undefined;
 
   async function authenticate(token: string | undefined): Promise<AuthContext> {
-    return authenticateToken({ deps } as RequestContext, token);
+    return authenticateToken(gate, token);
   }
 
   function deliver(push: Push): void {
@@ -222,6 +226,15 @@ export function createNotificationHub(deps: AppDeps) {
           refuse(socket, 500, 'Internal Server Error');
         },
       );
+    },
+
+    /**
+     * Pushes `target` with `args` to every connection of a user, on every node (settings
+     * changes and the like: the connections stay open).
+     */
+    async pushToUser(userId: bigint, target: string, args: unknown[]): Promise<void> {
+      const push: Push = { userId: String(userId), target, arguments: args };
+      await store.publish(CHANNEL, JSON.stringify(push));
     },
 
     /** Connections on this node (tests, health). */

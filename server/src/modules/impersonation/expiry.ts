@@ -2,8 +2,8 @@ import { and, eq, isNotNull, lte } from 'drizzle-orm';
 import { userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { writeAudit } from '../audit/write.js';
-import { impersonationEnded } from '../auth/session-service.js';
-import { SessionStatus } from '../auth/session-state.js';
+import { impersonationEnded } from '../auth/session/session-service.js';
+import { SessionStatus } from '../auth/session/session-state.js';
 
 /** How often each node looks for impersonation sessions past their end. */
 const SWEEP_INTERVAL_MS = 60_000;

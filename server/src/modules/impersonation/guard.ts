@@ -1,5 +1,5 @@
 import { appError } from '../../errors/app-error.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { impersonationErrors } from './errors.js';
 
 /** Whether the calling session is an impersonation session (someone acting as this user). */

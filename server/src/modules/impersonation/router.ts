@@ -3,7 +3,6 @@ import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
 import { loginToken } from '../auth/schemas.js';
 import { permission } from '../authz/permission-catalogue.js';
-import { createImpersonationService } from './service.js';
 
 /**
  * /api/Impersonation. Start: `CreateImpersonationAsync` -> POST /api/Impersonation/Impersonation;
@@ -32,7 +31,7 @@ export const impersonationRouter = router({
         expiresAt: zDateTimeOut(),
       }),
     )
-    .mutation(({ ctx, input }) => createImpersonationService(ctx.deps).start(ctx, input)),
+    .mutation(({ ctx, input }) => ctx.services.impersonation.start(ctx, input)),
 
   EndImpersonationAsync: authedProcedure
     .meta({
@@ -40,7 +39,7 @@ export const impersonationRouter = router({
       description: 'Login required, no permission code: the impersonation session itself may end. Audited as ImpersonationEnded.',
     })
     .input(z.object({ sessionId: zId().nullish() }).optional())
-    .mutation(({ ctx, input }) => createImpersonationService(ctx.deps).end(ctx, input?.sessionId)),
+    .mutation(({ ctx, input }) => ctx.services.impersonation.end(ctx, input?.sessionId)),
 
   GetImpersonationAsync: authedProcedure
     .meta({ summary: 'Whether the current session is an impersonation, by whom and until when', description: 'Login required, no permission code.' })
@@ -54,5 +53,5 @@ export const impersonationRouter = router({
         expiresAt: zDateTimeOut().optional(),
       }),
     )
-    .query(({ ctx }) => createImpersonationService(ctx.deps).current(ctx.auth)),
+    .query(({ ctx }) => ctx.services.impersonation.current(ctx.auth)),
 });

@@ -1,15 +1,19 @@
 import { and, eq } from 'drizzle-orm';
 import { users, userSecurity, userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
+import type { SessionService } from '../auth/session/session-service.js';
+import type { TokenService } from '../auth/session/tokens.js';
 import { appError } from '../../errors/app-error.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { writeAudit } from '../audit/write.js';
 import { permission } from '../authz/permission-catalogue.js';
-import { availableTenants } from '../auth/landing.js';
-import { requestFacts } from '../auth/login-service.js';
-import { requireAllowed, type AuthContext } from '../auth/session-gate.js';
-import { SessionStatus } from '../auth/session-state.js';
-import type { LoginToken } from '../auth/tokens.js';
+import { availableTenants } from '../auth/login/landing.js';
+import { requestFacts } from '../auth/login/login-service.js';
+import { requireAllowed, type AuthContext } from '../auth/session/session-gate.js';
+import { SessionStatus } from '../auth/session/session-state.js';
+import type { LoginToken } from '../auth/session/tokens.js';
 import { callerScope, codeBeyondCallerAnywhere, findVisibleUser } from '../user/scope.js';
 import { impersonationErrors } from './errors.js';
 import { actingUserId, refuseWhileImpersonating } from './guard.js';
@@ -38,7 +42,7 @@ import { notDeleted } from '../../infra/db/predicates.js';
 
 export const CROSS_TENANT = permission('saas:impersonation:cross-tenant');
 
-type Ctx = RequestContext & { auth: AuthContext };
+type Ctx = CallContext & { auth: AuthContext };
 
 export interface ImpersonationStarted {
   token: LoginToken;
@@ -50,7 +54,14 @@ export interface ImpersonationStarted {
   expiresAt: Date;
 }
 
-export function createImpersonationService(deps: AppDeps) {
+type ImpersonationDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'config' | 'logger' | 'events'> & {
+  authz: AuthorizationService;
+  sessionState: SessionStateService;
+  sessions: SessionService;
+  tokens: TokenService;
+};
+
+export function createImpersonationService(deps: ImpersonationDeps) {
   const { db, clock } = deps;
   const lifetimeMs = () => deps.config.Saas.Impersonation.SessionMinutes * 60_000;
 

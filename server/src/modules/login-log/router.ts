@@ -15,5 +15,5 @@ export const loginLogQueryRouter = router({
     })
     .input(loginLogPageRequest)
     .output(loginLogPageResponse)
-    .mutation(async ({ ctx, input }) => loginLogPage(ctx.deps.db, await callerScope(ctx.deps, ctx.auth), input)),
+    .mutation(async ({ ctx, input }) => loginLogPage(ctx.deps.db, await callerScope({ db: ctx.deps.db, authz: ctx.services.authz }, ctx.auth), input)),
 });

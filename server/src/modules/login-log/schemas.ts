@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMessages } from '../../i18n/messages.js';
 import { pagedRequest, pagedResponse } from '../../query/index.js';
 import { defineEnum, zBool, zDateTime, zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
-import { LoginResult as LoginResultValues } from '../auth/login-log.js';
+import { LoginResult as LoginResultValues } from './write.js';
 
 /**
  * The wire shapes of LoginLogQuery/LoginLogPage. Names follow the original's LoginLogPageQueryDto

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
@@ -7,17 +6,12 @@ import { validationFailed } from '../../errors/validation.js';
 import { readJsonBody } from '../../http/body.js';
 import type { HonoEnv } from '../../http/request-context.js';
 import { respondError, respondSuccess } from '../../http/respond.js';
-import { hitRateLimit } from '../../stores/rate-limit.js';
 import type { MaintenanceControl } from './control.js';
 import { operatorRequest } from './control.js';
-import { maintenanceErrors } from './errors.js';
+import { operatorKeyCheck } from './operator-key.js';
 
 export const OPERATOR_PATH = '/ops/maintenance';
-/** Calls per minute and address, counted before the key is compared (so guessing gains nothing). */
-const CALLS_PER_MINUTE = 30;
 const MAX_BODY_BYTES = 4096;
-
-const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
  * The operator's switch over HTTP, outside the API (no user token: during maintenance nobody can
@@ -27,26 +21,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  */
 export function mountOperatorSwitch(app: Hono<HonoEnv>, deps: AppDeps, control: MaintenanceControl, key: string | undefined): void {
   if (!key) return;
-  const expected = digest(key);
-
-  async function authorize(c: Context<HonoEnv>): Promise<void> {
-    const { ip } = c.get('info');
-    // The switch must work in the outage it is for: without the store, no limit (the key is
-    // long and compared in constant time).
-    const limit = await hitRateLimit(deps.store, `ops:${ip}`, CALLS_PER_MINUTE, 60_000).catch((error: unknown) => {
-      deps.logger.warn('operator call limit unavailable; the call is let through', { error });
-      return { allowed: true, retryAfterSeconds: 0 };
-    });
-    if (!limit.allowed) {
-      throw appError(maintenanceErrors.TOO_MANY_CALLS, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });
-    }
-    const presented = /^Bearer +(\S+) *$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    // Compared as digests: equal lengths, and no timing that depends on where they differ.
-    if (!presented || !timingSafeEqual(digest(presented), expected)) {
-      deps.logger.warn('refused operator call: wrong or missing key', { ip, method: c.req.method });
-      throw appError(maintenanceErrors.OPERATOR_KEY_INVALID, { headers: { 'WWW-Authenticate': 'Bearer' } });
-    }
-  }
+  const authorize = operatorKeyCheck(deps, key, 'ops');
 
   async function readRequest(c: Context<HonoEnv>) {
     const { input } = await readJsonBody(c, MAX_BODY_BYTES);

@@ -1,19 +1,10 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
 import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { canOf, withKeyword } from '../permission/admin-scope.js';
 import { createMenuInput, menuDetail, menuListInput, menuPage, menuPageInput, menuStatusInput, menuTreeNode, updateMenuInput } from './schemas.js';
-import { createMenuService } from './service.js';
-
-const cache = new WeakMap<AppDeps, ReturnType<typeof createMenuService>>();
-function menusOf(deps: AppDeps) {
-  let s = cache.get(deps);
-  if (!s) cache.set(deps, (s = createMenuService(deps)));
-  return s;
-}
 
 const idQuery = z.object({ id: zQueryId() });
 
@@ -26,26 +17,26 @@ export const menuRouter = router({
     .meta({ permission: permission('saas:menu:create'), summary: 'Adds a menu to the current context (the platform state: a global menu)' })
     .input(createMenuInput)
     .output(menuDetail)
-    .mutation(({ ctx, input }) => menusOf(ctx.deps).create(actorOf(ctx), input)),
+    .mutation(({ ctx, input }) => ctx.services.menus.create(actorOf(ctx), input)),
 
   UpdateMenuAsync: authedProcedure
     .meta({ permission: permission('saas:menu:update'), summary: "Changes one of the context's own menus; a new parentId moves it (not under itself)" })
     .input(updateMenuInput)
     .output(menuDetail)
-    .mutation(({ ctx, input }) => menusOf(ctx.deps).update(actorOf(ctx), input)),
+    .mutation(({ ctx, input }) => ctx.services.menus.update(actorOf(ctx), input)),
 
   UpdateMenuStatusAsync: authedProcedure
     .meta({ permission: permission('saas:menu:status'), summary: "Enables or disables one of the context's own menus" })
     .input(menuStatusInput)
     .output(menuDetail)
-    .mutation(({ ctx, input }) => menusOf(ctx.deps).setStatus(actorOf(ctx), input.basicId, input.status, input.version)),
+    .mutation(({ ctx, input }) => ctx.services.menus.setStatus(actorOf(ctx), input.basicId, input.status, input.version)),
 
   DeleteMenuAsync: authedProcedure
     .meta({ permission: permission('saas:menu:delete'), summary: "Deletes one of the context's own menus without sub-menus (soft delete)" })
     .input(idQuery)
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
-      await menusOf(ctx.deps).remove(actorOf(ctx), input.id);
+      await ctx.services.menus.remove(actorOf(ctx), input.id);
       return true;
     }),
 });
@@ -58,23 +49,23 @@ export const menuQueryRouter = router({
     .output(menuPage)
     .mutation(async ({ ctx, input }) => {
       const { keyword, menuType, status, parentId, ...request } = input;
-      return menusOf(ctx.deps).page(ctx.auth.tenantId, withKeyword(request, keyword), { menuType, status, parentId }, await canOf(ctx));
+      return ctx.services.menus.page(ctx.auth.tenantId, withKeyword(request, keyword), { menuType, status, parentId }, await canOf(ctx));
     }),
 
   GetMenuListAsync: authedProcedure
     .meta({ permission: permission('saas:menu:read'), summary: 'Every menu the context reads, flat (optionally of one type or status)' })
     .input(menuListInput)
     .output(z.array(menuDetail))
-    .query(({ ctx, input }) => menusOf(ctx.deps).list(ctx.auth.tenantId, input ?? {})),
+    .query(({ ctx, input }) => ctx.services.menus.list(ctx.auth.tenantId, input ?? {})),
 
   GetMenuDetailAsync: authedProcedure
     .meta({ permission: permission('saas:menu:read'), summary: 'One menu (global or own)' })
     .input(idQuery)
     .output(menuDetail)
-    .query(({ ctx, input }) => menusOf(ctx.deps).detail(ctx.auth.tenantId, input.id)),
+    .query(({ ctx, input }) => ctx.services.menus.detail(ctx.auth.tenantId, input.id)),
 
   GetMenuTreeAsync: authedProcedure
     .meta({ permission: permission('saas:menu:read'), summary: 'Every menu the context reads, nested' })
     .output(z.array(menuTreeNode))
-    .query(({ ctx }) => menusOf(ctx.deps).tree(ctx.auth.tenantId)),
+    .query(({ ctx }) => ctx.services.menus.tree(ctx.auth.tenantId)),
 });

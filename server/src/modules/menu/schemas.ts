@@ -84,7 +84,7 @@ export type MenuDetail = z.infer<typeof menuDetail>;
 export interface MenuTreeNode extends MenuDetail {
   children: MenuTreeNode[];
 }
-export const menuTreeNode: z.ZodType<MenuTreeNode> = z.lazy(() => z.object({ ...menuShape, children: z.array(menuTreeNode) }));
+export const menuTreeNode: z.ZodType<MenuTreeNode> = z.lazy(() => z.object({ ...menuShape, children: z.array(menuTreeNode) })).meta({ id: 'MenuTreeNode' });
 
 const listFilters = {
   menuType: MenuType.schema().nullish(),

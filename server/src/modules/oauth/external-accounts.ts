@@ -5,15 +5,13 @@ import type { AppDeps } from '../../app-deps.js';
 import { isAppError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { postgresErrorCode, UNIQUE_VIOLATION } from '../../infra/db/errors.js';
-import { hashPassword } from '../../infra/password.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 import type { RequestContext } from '../../rpc/context.js';
-import { createSelfServiceAccount, emailInUse } from '../auth/accounts.js';
-import { codeLoginOf } from '../auth/code-login.js';
-import { findAccountById } from '../auth/account-lookup.js';
-import { requestFacts } from '../auth/login-service.js';
-import type { CodeLoginChallenge } from '../auth/self-service-schemas.js';
-import type { LoginToken } from '../auth/tokens.js';
+import { createSelfServiceAccount, emailInUse } from '../auth/self-service/accounts.js';
+import { findAccountById } from '../auth/login/account-lookup.js';
+import { requestFacts } from '../auth/login/login-service.js';
+import type { CodeLoginChallenge } from '../auth/self-service/self-service-schemas.js';
+import type { LoginToken } from '../auth/session/tokens.js';
 import type { ExternalIdentity, OAuthProvider } from './providers.js';
 
 /**
@@ -84,7 +82,7 @@ async function createExternalAccount(deps: AppDeps, provider: OAuthProvider, ide
       emailVerified: adoptEmail,
       isActive: true,
       // Random, strong, never shown: the account signs in through its provider (or a password reset).
-      passwordHash: await hashPassword(`${randomBytes(24).toString('base64url')}aA1!`),
+      passwordHash: await deps.hasher.hash(`${randomBytes(24).toString('base64url')}aA1!`),
       nickName: identity.displayName?.slice(0, 64) ?? undefined,
       avatar: identity.avatar ?? undefined,
     },
@@ -137,7 +135,8 @@ async function userOfIdentity(deps: AppDeps, provider: OAuthProvider, identity: 
 }
 
 /** A login through an external identity: tokens, a second-factor challenge, or why not. */
-export async function loginWithIdentity(deps: AppDeps, provider: OAuthProvider, identity: ExternalIdentity, ctx: RequestContext): Promise<LoginOutcome> {
+export async function loginWithIdentity(ctx: RequestContext, provider: OAuthProvider, identity: ExternalIdentity): Promise<LoginOutcome> {
+  const { deps } = ctx;
   const userId = await userOfIdentity(deps, provider, identity);
   const account = await findAccountById(deps, userId);
   const loginName = `${provider.provider}:${identity.subject}`.toLowerCase();
@@ -150,7 +149,7 @@ export async function loginWithIdentity(deps: AppDeps, provider: OAuthProvider, 
   const { user, security } = account;
   if (security.lockoutEndTime && security.lockoutEndTime > deps.clock.now()) return refuse('locked', 'AccountLocked');
   if (!user.isActive || user.status !== 'Enabled') return refuse('disabled', 'AccountDisabled');
-  const codeLogin = codeLoginOf(deps);
+  const { codeLogin } = ctx.services;
   if (security.twoFactorMethod !== 0) {
     try {
       const challenge = await codeLogin.challenge(account, { loginName, via: `oauth:${provider.name}`, method: 'oauth', excluded: null }, undefined, facts, ctx);

@@ -7,9 +7,9 @@ import { externalLogins, loginLogs, systemSettings, tenantMemberships, userRoles
 import { createLogger } from '../../infra/logger.js';
 import { bearer, claimsOf, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
-import { LoginResult } from '../auth/login-log.js';
-import { generateTotpSecret, totpCode } from '../auth/totp.js';
-import { TwoFactorFlags } from '../auth/two-factor.js';
+import { LoginResult } from '../login-log/write.js';
+import { generateTotpSecret, totpCode } from '../auth/two-factor/totp.js';
+import { TwoFactorFlags } from '../auth/two-factor/two-factor.js';
 import { OAUTH_BUTTONS_KEY, syncOAuthButtons } from './buttons.js';
 import { callback, frontendResult, startFlow, visit, type FrontendResult } from './oauth-test-kit.js';
 

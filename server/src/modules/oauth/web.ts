@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { generateCodeVerifier } from 'arctic';
 import type { Context } from 'hono';
 import type { AppDeps } from '../../app-deps.js';
+import type { Services } from '../../services.js';
 import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
 import { createRequestContext, type HonoEnv } from '../../http/request-context.js';
@@ -66,7 +67,7 @@ function cookieOf(c: Context<HonoEnv>, name: string): string | undefined {
   return undefined;
 }
 
-export function createOAuthWeb(deps: AppDeps) {
+export function createOAuthWeb(deps: AppDeps, services: Services) {
   const providers = createProviderRegistry(deps.config);
   const secure = deps.config.App.PublicBaseUrl.startsWith('https:');
   const cookieAttributes = `Path=/api/OAuth; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
@@ -154,8 +155,8 @@ export function createOAuthWeb(deps: AppDeps) {
       const outcome = await bindIdentity(deps, provider, identity, BigInt(data.bindUserId!));
       return toFrontend(c, outcome === 'success' ? { bind: 'success', provider: provider.name } : { bind: outcome }, clear);
     }
-    const ctx = createRequestContext(c, deps, 'rest');
-    const outcome = await loginWithIdentity(deps, provider, identity, ctx);
+    const ctx = createRequestContext(c, deps, services, 'rest');
+    const outcome = await loginWithIdentity(ctx, provider, identity);
     if (outcome.kind === 'error') return fail(outcome.code);
     if (outcome.kind === 'challenge') {
       const ch = outcome.challenge;

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../../app-deps.js';
+import type { CredentialDirectory } from '../credentials/directory.js';
 import { appError, isAppError } from '../../errors/app-error.js';
 import { isJsonContentType, readBodyLimited, type NodeBodySource } from '../../http/body.js';
 import type { HonoEnv } from '../../http/request-context.js';
@@ -79,7 +80,8 @@ function rawQuery(url: string): string {
   return url.slice(q + 1, hash < 0 ? undefined : hash);
 }
 
-export function createOpenApiGate(deps: AppDeps): OpenApiGate {
+export function createOpenApiGate(deps: AppDeps, services: { credentials: CredentialDirectory }): OpenApiGate {
+  const { credentials } = services;
   const options = deps.config.OpenApiSecurity;
   const protectedPrefixes = prefixes(options.ProtectedPathPrefixes);
   const ignoredPrefixes = prefixes(options.IgnoredPathPrefixes);
@@ -163,7 +165,7 @@ export function createOpenApiGate(deps: AppDeps): OpenApiGate {
     if (!NONCE.test(nonce)) throw appError(openApiErrors.NONCE_INVALID, { params: { max: 128 } });
 
     const ip = c.get('info').ip;
-    const found = deps.credentials.find(accessKey, () => throttleLookup(ip));
+    const found = credentials.find(accessKey, () => throttleLookup(ip));
     const entry = found instanceof Promise ? await found : found;
     if (!entry?.usable || (entry.expiresMs !== null && entry.expiresMs <= nowMs)) throw appError(openApiErrors.ACCESS_KEY_INVALID);
     if (!addressAllowed(entry.allowList, ip)) throw appError(openApiErrors.IP_NOT_ALLOWED);
@@ -232,7 +234,7 @@ export function createOpenApiGate(deps: AppDeps): OpenApiGate {
       const claim = pending instanceof Promise ? await pending : pending;
       if (claim !== 'claimed') throw appError(claim === 'used' ? openApiErrors.REPLAYED : openApiErrors.PREDATES_NONCE_RECORD);
     }
-    deps.credentials.touch(entry);
+    credentials.touch(entry);
 
     // Either asks for an encrypted answer: the header, or the default for encrypted requests.
     const askedResponse = header('x-encrypt-response')?.trim().toLowerCase();

@@ -7,12 +7,12 @@ import { findProjectRoot } from '../../infra/db/migrator.js';
 import type { TestServer } from '../../testing/harness.js';
 import { issueCredential, startSignedServer, type IssuedCredential } from './test-kit.js';
 
-/** The README's signed call with curl and openssl, run as written against a real server. */
+/** docs/signed-calls.md's signed call with curl and openssl, run as written against a real server. */
 
-// The tools are part of the machine (see README "Set-up"); a missing one fails here rather than skipping.
+// The tools are part of the machine (see docs/signed-calls.md); a missing one fails here rather than skipping.
 const missingTools = ['bash', 'curl', 'openssl', 'awk'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
 
-describe('README: a complete signed call with curl + openssl', () => {
+describe('docs: a complete signed call with curl + openssl', () => {
   let server: TestServer;
   let cred: IssuedCredential;
   beforeAll(async () => {
@@ -23,7 +23,7 @@ describe('README: a complete signed call with curl + openssl', () => {
 
   it('answers 200 with the body echoed', async () => {
     expect(missingTools).toEqual([]);
-    const readme = readFileSync(path.join(findProjectRoot(), 'README.md'), 'utf8');
+    const readme = readFileSync(path.join(findProjectRoot(), 'docs', 'signed-calls.md'), 'utf8');
     const block = /<!-- signed-call-example -->\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
     const script = block!

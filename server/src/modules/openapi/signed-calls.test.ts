@@ -418,6 +418,17 @@ describe('/trpc serves the same procedures', () => {
     // An unprotected procedure still answers unsigned, with or without the slash.
     expect((await server.json('/trpc/SystemAppService.GetServerTimeAsync/')).status).toBe(200);
   });
+
+  it('asks for the signature first when tRPC refuses a request before reading its calls', async () => {
+    const wrongType = await server.json('/trpc/OpenApiAppService.EchoAsync', { method: 'POST', body: 'x', headers: { ...en, 'content-type': 'text/plain' } });
+    expect(wrongType.status).toBe(401);
+    expect(wrongType.body.error.data.envelope.data).toBe('The security headers of a signed request are missing.');
+    expect((await server.json('/trpc/OpenApiAppService.PingAsync%E0', { headers: en })).status).toBe(401);
+    // Signed, the refusal is tRPC's own.
+    const signed = await signedCall(server, cred, { method: 'GET', path: '/trpc/OpenApiAppService.PingAsync%E0' });
+    expect(signed.status).toBe(400);
+    expect(signed.body.error.data.envelope.code).toBe(400);
+  });
 });
 
 describe('replay races', () => {

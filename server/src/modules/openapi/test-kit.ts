@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { apiCredentials } from '../../../../db/schema/index.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppGraph as AppDeps } from '../../services.js';
 import type { Clock } from '../../infra/clock.js';
 import { bearer, createTestUser, loginAs, type TestUser, type TestUserOptions } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';

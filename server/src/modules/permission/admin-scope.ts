@@ -1,14 +1,13 @@
 import { and, eq, exists, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { permissions, tenantMemberships, users } from '../../../../db/schema/index.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
 import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
 import type { Executor } from '../../infra/db/client.js';
 import type { PagedRequest } from '../../query/index.js';
-import type { RequestContext } from '../../rpc/context.js';
 import { defineEnum } from '../../rpc/wire.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { isPlatformCode, WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
 import { allows, type AuthorizationSnapshot } from '../authz/snapshot.js';
 import { adminErrors } from './errors.js';
@@ -25,7 +24,11 @@ import { notDeleted } from '../../infra/db/predicates.js';
  */
 
 /** The context of an authenticated procedure (the guard has set `auth`). */
-export type AuthedContext = RequestContext & { auth: AuthContext };
+/** What the scope helpers read of an authenticated request context. */
+export interface AdminContext {
+  auth: AuthContext;
+  services: { authz: AuthorizationService };
+}
 
 /** Enabled/Disabled, as the original writes the status of roles, departments, positions and menus. */
 export const EnableStatus = defineEnum('EnableStatus', { Disabled: 0, Enabled: 1 });
@@ -34,23 +37,23 @@ export const EnableStatus = defineEnum('EnableStatus', { Disabled: 0, Enabled: 1
 export const zInt64Out = () => z.string().regex(/^-?\d+$/);
 
 /** The caller's authorization snapshot in its current context (never call inside a transaction). */
-export async function snapshotOf(ctx: AuthedContext): Promise<AuthorizationSnapshot> {
-  return ctx.deps.authz.get(ctx.auth.userId, ctx.auth.tenantId);
+export async function snapshotOf(ctx: AdminContext): Promise<AuthorizationSnapshot> {
+  return ctx.services.authz.get(ctx.auth.userId, ctx.auth.tenantId);
 }
 
 /** `can` for paged lists: whether the caller holds a code. */
-export async function canOf(ctx: AuthedContext): Promise<(code: string) => boolean> {
+export async function canOf(ctx: AdminContext): Promise<(code: string) => boolean> {
   const snapshot = await snapshotOf(ctx);
   return (code) => allows(snapshot, code);
 }
 
 /** Tenant management is a platform operation: refused inside a tenant. */
-export function requirePlatform(ctx: AuthedContext): void {
+export function requirePlatform(ctx: AdminContext): void {
   if (ctx.auth.tenantId !== 0n) throw appError(adminErrors.PLATFORM_ONLY);
 }
 
 /** Operations on the current tenant (memberships) need one: refused in the platform state. */
-export function requireTenant(ctx: AuthedContext): bigint {
+export function requireTenant(ctx: AdminContext): bigint {
   if (ctx.auth.tenantId === 0n) throw appError(adminErrors.TENANT_CONTEXT_REQUIRED);
   return ctx.auth.tenantId;
 }
@@ -60,7 +63,7 @@ export function requireTenant(ctx: AuthedContext): bigint {
  * cached snapshots so the change applies on the next request on every node. Global roles
  * (tenant 0) take part in every tenant's snapshots, so their changes drop everything.
  */
-export async function invalidateGrants(deps: Pick<AppDeps, 'authz'>, tenantId: bigint): Promise<void> {
+export async function invalidateGrants(deps: { authz: AuthorizationService }, tenantId: bigint): Promise<void> {
   if (tenantId === 0n) await deps.authz.invalidateAll();
   else await deps.authz.invalidateTenant(tenantId);
 }

@@ -1,19 +1,10 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
 import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { canOf, withKeyword } from '../permission/admin-scope.js';
 import { createPositionInput, enabledPosition, positionDetail, positionPage, positionPageInput, positionStatusInput, updatePositionInput } from './schemas.js';
-import { createPositionService } from './service.js';
-
-const cache = new WeakMap<AppDeps, ReturnType<typeof createPositionService>>();
-function positions(deps: AppDeps) {
-  let s = cache.get(deps);
-  if (!s) cache.set(deps, (s = createPositionService(deps)));
-  return s;
-}
 
 const idQuery = z.object({ id: zQueryId() });
 
@@ -23,26 +14,26 @@ export const positionRouter = router({
     .meta({ permission: permission('saas:position:create'), summary: 'Adds a position (code unique in the context: 409)' })
     .input(createPositionInput)
     .output(positionDetail)
-    .mutation(({ ctx, input }) => positions(ctx.deps).create(actorOf(ctx), input)),
+    .mutation(({ ctx, input }) => ctx.services.positions.create(actorOf(ctx), input)),
 
   UpdatePositionAsync: authedProcedure
     .meta({ permission: permission('saas:position:update'), summary: 'Changes a position (send the version read; a stale one answers 409)' })
     .input(updatePositionInput)
     .output(positionDetail)
-    .mutation(({ ctx, input }) => positions(ctx.deps).update(actorOf(ctx), input)),
+    .mutation(({ ctx, input }) => ctx.services.positions.update(actorOf(ctx), input)),
 
   UpdatePositionStatusAsync: authedProcedure
     .meta({ permission: permission('saas:position:status'), summary: 'Enables or disables a position' })
     .input(positionStatusInput)
     .output(positionDetail)
-    .mutation(({ ctx, input }) => positions(ctx.deps).setStatus(actorOf(ctx), input.basicId, input.status, input.version)),
+    .mutation(({ ctx, input }) => ctx.services.positions.setStatus(actorOf(ctx), input.basicId, input.status, input.version)),
 
   DeletePositionAsync: authedProcedure
     .meta({ permission: permission('saas:position:delete'), summary: 'Deletes a position (soft delete)' })
     .input(idQuery)
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
-      await positions(ctx.deps).remove(actorOf(ctx), input.id);
+      await ctx.services.positions.remove(actorOf(ctx), input.id);
       return true;
     }),
 });
@@ -55,17 +46,17 @@ export const positionQueryRouter = router({
     .output(positionPage)
     .mutation(async ({ ctx, input }) => {
       const { keyword, status, ...request } = input;
-      return positions(ctx.deps).page(ctx.auth.tenantId, withKeyword(request, keyword), status, await canOf(ctx));
+      return ctx.services.positions.page(ctx.auth.tenantId, withKeyword(request, keyword), status, await canOf(ctx));
     }),
 
   GetPositionDetailAsync: authedProcedure
     .meta({ permission: permission('saas:position:read'), summary: 'One position' })
     .input(idQuery)
     .output(positionDetail)
-    .query(({ ctx, input }) => positions(ctx.deps).detail(ctx.auth.tenantId, input.id)),
+    .query(({ ctx, input }) => ctx.services.positions.detail(ctx.auth.tenantId, input.id)),
 
   GetEnabledPositionsAsync: authedProcedure
     .meta({ permission: permission('saas:position:read'), summary: 'Enabled positions, for pickers' })
     .output(z.array(enabledPosition))
-    .query(({ ctx }) => positions(ctx.deps).enabled(ctx.auth.tenantId)),
+    .query(({ ctx }) => ctx.services.positions.enabled(ctx.auth.tenantId)),
 });

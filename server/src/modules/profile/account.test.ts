@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, tenantMemberships, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
 import { createTestTenant, createTestUser, GOOD_PASSWORD, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { startSessionServer } from '../auth/sessions-test-kit.js';
+import { startSessionServer } from '../auth/session/sessions-test-kit.js';
 import { profileApi, sessionOf, signedInOn } from './profile-test-kit.js';
 
 /**

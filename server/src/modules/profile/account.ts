@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { tenantMemberships, tenants, users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { ServiceScope } from '../../rpc/context.js';
 import { appError } from '../../errors/app-error.js';
 import { notDeleted } from '../../infra/db/predicates.js';
-import { verifyPassword } from '../../infra/password.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { authErrors } from '../auth/errors.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { setAccountStatus, softDeleteAccount } from '../user/account-removal.js';
 import { profileErrors } from './errors.js';
@@ -19,7 +19,7 @@ import { profileErrors } from './errors.js';
  * end every session and are audited, through the same code as the administrator's endpoints.
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
+type Ctx = CallContext & { auth: AuthContext };
 
 /**
  * The checks both operations share. Impersonation is refused first: an administrator acting as
@@ -38,7 +38,7 @@ async function confirm(deps: AppDeps, ctx: Ctx, password: string): Promise<{ use
     .from(users)
     .innerJoin(userSecurity, eq(userSecurity.userId, users.id))
     .where(and(eq(users.id, userId), notDeleted(users.isDeleted)));
-  if (!row || !(await verifyPassword(row.hash, password)).ok) throw appError(profileErrors.PASSWORD_WRONG);
+  if (!row || !(await deps.hasher.verify(row.hash, password)).ok) throw appError(profileErrors.PASSWORD_WRONG);
   if (row.isSystemAccount) throw appError(profileErrors.SYSTEM_ACCOUNT);
   const [owned] = await db
     .select({ id: tenantMemberships.id })
@@ -51,16 +51,16 @@ async function confirm(deps: AppDeps, ctx: Ctx, password: string): Promise<{ use
 }
 
 /** Disables the caller's account: every session ends (this one too) and the stamp rotates. */
-export async function deactivateAccount(deps: AppDeps, ctx: Ctx, password: string): Promise<void> {
+export async function deactivateAccount({ deps, services }: ServiceScope, ctx: Ctx, password: string): Promise<void> {
   const { userName } = await confirm(deps, ctx, password);
   const reason = 'Account deactivated by the user';
-  await setAccountStatus(deps, ctx, ctx.auth.userId, 'Disabled', { reason, rotateStamp: true, audit: { action: 'AccountDeactivated', detail: { userName } } });
+  await setAccountStatus({ ...deps, ...services }, ctx, ctx.auth.userId, 'Disabled', { reason, rotateStamp: true, audit: { action: 'AccountDeactivated', detail: { userName } } });
   deps.logger.info('account deactivated', { userId: String(ctx.auth.userId) });
 }
 
 /** Soft-deletes the caller's account: every session and connection ends; name and e-mail become free. */
-export async function deleteAccount(deps: AppDeps, ctx: Ctx, password: string): Promise<void> {
+export async function deleteAccount({ deps, services }: ServiceScope, ctx: Ctx, password: string): Promise<void> {
   const { userName } = await confirm(deps, ctx, password);
-  await softDeleteAccount(deps, ctx, ctx.auth.userId, { reason: 'Account deleted by the user', audit: { action: 'AccountDeleted', detail: { userName } } });
+  await softDeleteAccount({ ...deps, ...services }, ctx, ctx.auth.userId, { reason: 'Account deleted by the user', audit: { action: 'AccountDeleted', detail: { userName } } });
   deps.logger.info('account deleted', { userId: String(ctx.auth.userId) });
 }

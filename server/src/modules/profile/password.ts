@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { passwordHistory, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { ServiceScope } from '../../rpc/context.js';
 import { appError } from '../../errors/app-error.js';
-import { hashPassword, verifyPassword } from '../../infra/password.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { hitRateLimit } from '../../stores/rate-limit.js';
 import { authErrors } from '../auth/errors.js';
-import { requestFacts } from '../auth/login-service.js';
+import { requestFacts } from '../auth/login/login-service.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { notifySecurity } from '../notifications/notify.js';
 
@@ -20,7 +19,7 @@ import { notifySecurity } from '../notifications/notify.js';
  * session carries on with the new stamp and, if it was locked for a forced change, unlocks.
  * PasswordChanged is audited and the user gets a security notice.
  */
-export async function changePassword(deps: AppDeps, ctx: RequestContext, auth: AuthContext, oldPassword: string, newPassword: string): Promise<void> {
+export async function changePassword({ deps, services }: ServiceScope, ctx: CallContext, auth: AuthContext, oldPassword: string, newPassword: string): Promise<void> {
   // Someone acting as the user (impersonation) never changes the user's password.
   refuseWhileImpersonating(auth);
   const { db, clock, config } = deps;
@@ -31,14 +30,14 @@ export async function changePassword(deps: AppDeps, ctx: RequestContext, auth: A
     .from(userSecurity)
     .innerJoin(users, eq(users.id, userSecurity.userId))
     .where(eq(userSecurity.userId, auth.userId));
-  if (!row || !(await verifyPassword(row.hash, oldPassword)).ok) throw appError(authErrors.OLD_PASSWORD_WRONG);
+  if (!row || !(await deps.hasher.verify(row.hash, oldPassword)).ok) throw appError(authErrors.OLD_PASSWORD_WRONG);
   const history = await db.select({ hash: passwordHistory.passwordHash }).from(passwordHistory).where(eq(passwordHistory.userId, auth.userId)).orderBy(desc(passwordHistory.createdTime)).limit(4);
-  await assertPasswordPolicy(newPassword, { userName: row.userName, email: row.email, recentHashes: [row.hash, ...history.map((h) => h.hash)] }, ctx.culture);
+  await assertPasswordPolicy(newPassword, { userName: row.userName, email: row.email, hasher: deps.hasher, recentHashes: [row.hash, ...history.map((h) => h.hash)] }, ctx.culture);
 
   const now = clock.now();
   const stamp = randomUUID();
   const expiryDays = config.Saas.Auth.PasswordExpiryDays;
-  const newHash = await hashPassword(newPassword);
+  const newHash = await deps.hasher.hash(newPassword);
   const others = await db.transaction(async (tx) => {
     // Only over the hash the old password was checked against: of two changes racing from two
     // sessions, the second would otherwise overwrite the first and revoke the session that made it.
@@ -53,15 +52,15 @@ export async function changePassword(deps: AppDeps, ctx: RequestContext, auth: A
       .update(userSessions)
       .set({ securityStamp: stamp, isLocked: false, lockReason: null, lockPasswordHash: null, unlockFailedAttempts: 0 })
       .where(eq(userSessions.id, auth.sessionId));
-    const active = await deps.sessions.activeSessions(tx, auth.userId, auth.sessionId);
+    const active = await services.sessions.activeSessions(tx, auth.userId, auth.sessionId);
     const ids = active.map((s) => s.id);
-    await deps.sessions.revokeIn(tx, ids, 'Password changed');
+    await services.sessions.revokeIn(tx, ids, 'Password changed');
     return ids;
   });
   // Only now that it has committed: a request reloading the state earlier would cache the old stamp.
-  await deps.sessionState.invalidateUser(auth.userId);
-  await deps.sessions.announceRevoked(auth.userId, others, 'Password changed');
+  await services.sessionState.invalidateUser(auth.userId);
+  await services.sessions.announceRevoked(auth.userId, others, 'Password changed');
   await deps.events.publish('PasswordChanged', { userId: auth.userId, userName: row.userName, tenantId: auth.tenantId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
-  await notifySecurity(deps, { userId: auth.userId, tenantId: auth.tenantId, culture: ctx.culture, kind: 'passwordChanged' });
+  await notifySecurity(deps, { userId: auth.userId, tenantId: auth.tenantId, culture: ctx.culture, kind: 'passwordChanged', request: ctx });
   deps.logger.info('password changed', { userId: String(auth.userId), otherSessionsRevoked: others.length });
 }

@@ -47,3 +47,18 @@ export async function signedInOn(server: TestServer, devices: string[], options:
 export async function setActivity(server: TestServer, token: string, at: Date): Promise<void> {
   await server.runtime.deps.db.update(userSessions).set({ lastActivityTime: at }).where(eq(userSessions.id, BigInt(sessionOf(token))));
 }
+
+/** Marks a session as an impersonation session (what the impersonation endpoint writes). */
+export async function impersonate(server: TestServer, token: string): Promise<void> {
+  const deps = server.runtime.deps;
+  const admin = await createTestUser(deps);
+  const sessionId = BigInt(sessionOf(token));
+  await deps.db.update(userSessions).set({ impersonatorUserId: admin.id }).where(eq(userSessions.id, sessionId));
+  await deps.sessionState.invalidateSession(sessionId);
+}
+
+/** Any profile call of one token: `call('GET', 'Profile')`, `call('POST', 'ChangeUserName', body)`. */
+export function profileCall(server: TestServer, token: string, language = 'en-US') {
+  return (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, json?: unknown, extraHeaders: Record<string, string> = {}) =>
+    server.json(`/api/${path.includes('/') ? path : `Profile/${path}`}`, { method, headers: { ...bearer(token), 'x-language': language, ...extraHeaders }, ...(json === undefined ? {} : { json }) });
+}

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, userSessions } from '../../../../db/schema/index.js';
 import type { TestServer } from '../../testing/harness.js';
-import { startSessionServer } from '../auth/sessions-test-kit.js';
+import { startSessionServer } from '../auth/session/sessions-test-kit.js';
 import { profileApi, sessionOf, setActivity, signedInOn } from './profile-test-kit.js';
 
 /**

@@ -1,17 +1,17 @@
 import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import { userSessions } from '../../../../db/schema/index.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { ServiceScope } from '../../rpc/context.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor } from '../../infra/db/client.js';
 import { notDeleted } from '../../infra/db/predicates.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
 import { authErrors } from '../auth/errors.js';
-import type { AuthContext } from '../auth/session-gate.js';
-import { SessionStatus } from '../auth/session-state.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
+import { SessionStatus } from '../auth/session/session-state.js';
 import { deviceTypeCode } from '../user-session/device-type.js';
 import { profileErrors } from './errors.js';
-import { queueWithLogins } from '../auth/user-lock.js';
+import { queueWithLogins } from '../auth/login/user-lock.js';
 
 /**
  * The caller's own sessions under /api/Profile (ORIGINAL-FACTS §3.3): list them, end one, end
@@ -21,7 +21,7 @@ import { queueWithLogins } from '../auth/user-lock.js';
  * told (SessionsRevoked) once the change has committed.
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
+type Ctx = CallContext & { auth: AuthContext };
 
 const REASON_ONE = 'Revoked by the user';
 const REASON_OTHERS = 'Signed out of other sessions by the user';
@@ -32,7 +32,7 @@ function live(userId: bigint, now: Date) {
 }
 
 /** GET /api/Profile/Sessions: current first, then the latest activity (at most 500). */
-export async function listOwnSessions(deps: AppDeps, ctx: Ctx) {
+export async function listOwnSessions({ deps }: ServiceScope, ctx: Ctx) {
   const { sessionId, userId } = ctx.auth;
   const rows = await deps.db
     .select()
@@ -68,9 +68,9 @@ async function lockCaller(tx: Executor, ctx: Ctx): Promise<void> {
 }
 
 /** Revokes the given sessions inside the caller's transaction and audits it there. */
-async function revokeLocked(deps: AppDeps, ctx: Ctx, tx: Executor, ids: bigint[], reason: string) {
+async function revokeLocked({ deps, services }: ServiceScope, ctx: Ctx, tx: Executor, ids: bigint[], reason: string) {
   if (ids.length === 0) return;
-  await deps.sessions.revokeIn(tx, ids, reason);
+  await services.sessions.revokeIn(tx, ids, reason);
   const target = ids.length === 1 ? { type: 'Session', id: ids[0]!, userId: ctx.auth.userId } : { type: 'User', id: ctx.auth.userId, userId: ctx.auth.userId };
   await auditChange(tx, deps, actorOf(ctx), 'SessionRevoked', target, { sessionIds: ids.map(String), byAdministrator: false });
 }
@@ -80,7 +80,7 @@ async function revokeLocked(deps: AppDeps, ctx: Ctx, tx: Executor, ids: bigint[]
  * refused (Logout ends it); an unknown id and another user's answer the same. An own session
  * that has already ended is not an error: the caller wanted it gone, and it is.
  */
-export async function revokeOwnSession(deps: AppDeps, ctx: Ctx, target: bigint): Promise<void> {
+export async function revokeOwnSession({ deps, services }: ServiceScope, ctx: Ctx, target: bigint): Promise<void> {
   const { userId, sessionId } = ctx.auth;
   if (target === sessionId) throw appError(profileErrors.CURRENT_SESSION);
   const revoked = await deps.db.transaction(async (tx) => {
@@ -91,14 +91,14 @@ export async function revokeOwnSession(deps: AppDeps, ctx: Ctx, target: bigint):
       .where(and(eq(userSessions.id, target), eq(userSessions.userId, userId), notDeleted(userSessions.isDeleted)));
     if (!row) throw appError(profileErrors.SESSION_NOT_FOUND);
     if (row.status !== SessionStatus.Active) return [];
-    await revokeLocked(deps, ctx, tx, [row.id], REASON_ONE);
+    await revokeLocked({ deps, services }, ctx, tx, [row.id], REASON_ONE);
     return [row.id];
   });
-  await deps.sessions.announceRevoked(userId, revoked, REASON_ONE);
+  await services.sessions.announceRevoked(userId, revoked, REASON_ONE);
 }
 
 /** POST /api/Profile/RevokeOtherSessions: ends every other session of the caller; answers how many. */
-export async function revokeOtherSessions(deps: AppDeps, ctx: Ctx): Promise<{ revokedCount: number }> {
+export async function revokeOtherSessions({ deps, services }: ServiceScope, ctx: Ctx): Promise<{ revokedCount: number }> {
   const { userId, sessionId } = ctx.auth;
   const revoked = await deps.db.transaction(async (tx) => {
     await lockCaller(tx, ctx);
@@ -107,9 +107,9 @@ export async function revokeOtherSessions(deps: AppDeps, ctx: Ctx): Promise<{ re
       .from(userSessions)
       .where(and(eq(userSessions.userId, userId), eq(userSessions.status, SessionStatus.Active), notDeleted(userSessions.isDeleted), ne(userSessions.id, sessionId)));
     const ids = rows.map((r) => r.id);
-    await revokeLocked(deps, ctx, tx, ids, REASON_OTHERS);
+    await revokeLocked({ deps, services }, ctx, tx, ids, REASON_OTHERS);
     return ids;
   });
-  await deps.sessions.announceRevoked(userId, revoked, REASON_OTHERS);
+  await services.sessions.announceRevoked(userId, revoked, REASON_OTHERS);
   return { revokedCount: revoked.length };
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { permissions, roleInheritances, rolePermissions, roles } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { executeRows } from '../../infra/db/rows.js';
@@ -13,7 +14,7 @@ import { roleErrors } from './errors.js';
 import { assertEditable, lockRoleGraph, requireRole, type Scope } from './service.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
-type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz'>;
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService };
 
 /** A permission named by id or code in a request. */
 export interface PermissionRef {

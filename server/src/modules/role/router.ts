@@ -1,26 +1,17 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
-import { requirePermission } from '../auth/session-gate.js';
+import { requirePermission } from '../auth/session/session-gate.js';
 import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
-import { snapshotOf, type AuthedContext } from '../permission/admin-scope.js';
-import { createRoleGrantService } from './grants.js';
+import type { AuthedContext } from '../../rpc/context.js';
+import { snapshotOf } from '../permission/admin-scope.js';
 import {
   batchResult, batchRolePermissionsInput, createRoleInput, grantRolePermissionInput, hierarchyInput, hierarchyQuery, idQuery,
   revokeRolePermissionInput, roleDataScope, roleDataScopeInput, roleDetail, roleHierarchy, rolePermissionItem, rolePermissionStatusInput,
   roleStatusInput, updateRoleInput,
 } from './schemas.js';
-import { createRoleService, type Scope } from './service.js';
-
-const cache = new WeakMap<AppDeps, { roles: ReturnType<typeof createRoleService>; grants: ReturnType<typeof createRoleGrantService> }>();
-/** The role services of a runtime (built once per set of dependencies). */
-export function roleServices(deps: AppDeps) {
-  let s = cache.get(deps);
-  if (!s) cache.set(deps, (s = { roles: createRoleService(deps), grants: createRoleGrantService(deps) }));
-  return s;
-}
+import type { Scope } from './service.js';
 
 const scopeOf = (ctx: AuthedContext): Scope => actorOf(ctx);
 
@@ -41,7 +32,7 @@ export const roleRouter = router({
       // the default scope asks for nothing).
       const widens = (input.dataScope !== undefined && input.dataScope !== 'SelfOnly') || (input.departmentIds?.length ?? 0) > 0;
       if (widens) await requirePermission(ctx, ctx.auth, DATA_SCOPE_CODE);
-      return roleServices(ctx.deps).roles.create(scopeOf(ctx), input);
+      return ctx.services.roles.create(scopeOf(ctx), input);
     }),
 
   UpdateRoleAsync: authedProcedure
@@ -53,7 +44,7 @@ export const roleRouter = router({
       // the database) and the refusal raised only if the scope really changes.
       const touchesScope = input.dataScope !== undefined || input.departmentIds !== undefined;
       const scopeRefusal = touchesScope ? await requirePermission(ctx, ctx.auth, DATA_SCOPE_CODE).then(() => undefined, (error: unknown) => error) : undefined;
-      return roleServices(ctx.deps).roles.update(scopeOf(ctx), input, () => {
+      return ctx.services.roles.update(scopeOf(ctx), input, () => {
         refuseWhileImpersonating(ctx.auth);
         if (scopeRefusal) throw scopeRefusal;
       });
@@ -66,7 +57,7 @@ export const roleRouter = router({
     .mutation(({ ctx, input }) => {
       // Enabling or disabling a role grants or takes away its codes from every holder.
       refuseWhileImpersonating(ctx.auth);
-      return roleServices(ctx.deps).roles.setStatus(scopeOf(ctx), input.basicId, input.status, input.version);
+      return ctx.services.roles.setStatus(scopeOf(ctx), input.basicId, input.status, input.version);
     }),
 
   DeleteRoleAsync: authedProcedure
@@ -76,7 +67,7 @@ export const roleRouter = router({
     .mutation(async ({ ctx, input }) => {
       // A deleted parent role takes its codes from everyone holding a role that inherits from it.
       refuseWhileImpersonating(ctx.auth);
-      await roleServices(ctx.deps).roles.remove(scopeOf(ctx), input.id);
+      await ctx.services.roles.remove(scopeOf(ctx), input.id);
       return true;
     }),
 
@@ -86,7 +77,7 @@ export const roleRouter = router({
     .output(z.array(rolePermissionItem))
     .mutation(async ({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      return roleServices(ctx.deps).grants.grant(scopeOf(ctx), await snapshotOf(ctx), input.roleId, input);
+      return ctx.services.roleGrants.grant(scopeOf(ctx), await snapshotOf(ctx), input.roleId, input);
     }),
 
   DeleteRolePermissionAsync: authedProcedure
@@ -95,7 +86,7 @@ export const roleRouter = router({
     .output(z.array(rolePermissionItem))
     .mutation(({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      return roleServices(ctx.deps).grants.revoke(scopeOf(ctx), input.roleId, input);
+      return ctx.services.roleGrants.revoke(scopeOf(ctx), input.roleId, input);
     }),
 
   UpdateRolePermissionStatusAsync: authedProcedure
@@ -104,7 +95,7 @@ export const roleRouter = router({
     .output(z.array(rolePermissionItem))
     .mutation(async ({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      return roleServices(ctx.deps).grants.setStatus(scopeOf(ctx), await snapshotOf(ctx), input.roleId, input, input.status);
+      return ctx.services.roleGrants.setStatus(scopeOf(ctx), await snapshotOf(ctx), input.roleId, input, input.status);
     }),
 
   BatchUpdateRolePermissionsAsync: authedProcedure
@@ -113,7 +104,7 @@ export const roleRouter = router({
     .output(batchResult)
     .mutation(async ({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      return roleServices(ctx.deps).grants.replace(scopeOf(ctx), await snapshotOf(ctx), input.roleId, { ids: input.permissionIds, codes: input.permissionCodes });
+      return ctx.services.roleGrants.replace(scopeOf(ctx), await snapshotOf(ctx), input.roleId, { ids: input.permissionIds, codes: input.permissionCodes });
     }),
 
   UpdateRoleDataScopeAsync: authedProcedure
@@ -122,7 +113,7 @@ export const roleRouter = router({
     .output(roleDataScope)
     .mutation(({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      return roleServices(ctx.deps).roles.setDataScope(scopeOf(ctx), input);
+      return ctx.services.roles.setDataScope(scopeOf(ctx), input);
     }),
 
   CreateRoleHierarchyAsync: authedProcedure
@@ -131,7 +122,7 @@ export const roleRouter = router({
     .output(roleHierarchy)
     .mutation(async ({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      return roleServices(ctx.deps).grants.addParent(scopeOf(ctx), await snapshotOf(ctx), input.roleId, input.parentRoleId);
+      return ctx.services.roleGrants.addParent(scopeOf(ctx), await snapshotOf(ctx), input.roleId, input.parentRoleId);
     }),
 
   DeleteRoleHierarchyAsync: authedProcedure
@@ -140,6 +131,6 @@ export const roleRouter = router({
     .output(roleHierarchy)
     .mutation(({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      return roleServices(ctx.deps).grants.removeParent(scopeOf(ctx), input.roleId, input.parentRoleId);
+      return ctx.services.roleGrants.removeParent(scopeOf(ctx), input.roleId, input.parentRoleId);
     }),
 });

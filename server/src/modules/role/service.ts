@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
 import { departments, roleDataScopeDepartments, roleInheritances, roles, userRoles } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
@@ -25,7 +26,7 @@ export type Role = typeof roles.$inferSelect;
  */
 export type Scope = Actor;
 
-type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz'>;
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService };
 
 /** A live role of the tenant, or undefined: another tenant's role is never found. */
 export async function findRole(db: Executor, tenantId: bigint, id: bigint): Promise<Role | undefined> {

@@ -4,7 +4,7 @@ import { auditEntries, tenantInvitations, tenantMemberships, users } from '../..
 import { ManualClock } from '../../infra/clock.js';
 import { bearer, createSuperAdmin, createTestTenant, createTestUser, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { mailsTo } from '../auth/self-service-test-kit.js';
+import { mailsTo } from '../auth/self-service/self-service-test-kit.js';
 import { ADMIN_CODES, member, tenantAdmin } from '../user/admin-test-kit.js';
 import { adminApi, startAdminServer, tenantWithAdmin as adminTenant } from '../../testing/admin.js';
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
 import { actorOf } from '../audit/change.js';
@@ -7,14 +6,6 @@ import { permission } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { canOf, requireTenant, withKeyword } from '../permission/admin-scope.js';
 import { accepted, answerInput, createInvitationInput, invitationDetail, invitationPage, invitationPageInput, myInvitation } from './schemas.js';
-import { createInvitationService } from './service.js';
-
-const cache = new WeakMap<AppDeps, ReturnType<typeof createInvitationService>>();
-function invitations(deps: AppDeps) {
-  let s = cache.get(deps);
-  if (!s) cache.set(deps, (s = createInvitationService(deps)));
-  return s;
-}
 
 const ANSWER_NOTE = 'Login required, no permission code: the invitation must be addressed to the caller\'s verified e-mail address (403 while it is unverified; 404 for any other invitation). Refused while impersonating.';
 
@@ -31,7 +22,7 @@ export const tenantInvitationRouter = router({
     .mutation(({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
       requireTenant(ctx);
-      return invitations(ctx.deps).create(actorOf(ctx), input, ctx.culture);
+      return ctx.services.invitations.create(actorOf(ctx), input, ctx.culture);
     }),
 
   DeleteTenantInvitationAsync: authedProcedure
@@ -41,7 +32,7 @@ export const tenantInvitationRouter = router({
     .mutation(async ({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
       requireTenant(ctx);
-      await invitations(ctx.deps).revoke(actorOf(ctx), input.id);
+      await ctx.services.invitations.revoke(actorOf(ctx), input.id);
       return true;
     }),
 
@@ -51,7 +42,7 @@ export const tenantInvitationRouter = router({
     .output(accepted)
     .mutation(({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      return invitations(ctx.deps).accept(actorOf(ctx), input.invitationId);
+      return ctx.services.invitations.accept(actorOf(ctx), input.invitationId);
     }),
 
   RejectTenantInvitationAsync: authedProcedure
@@ -60,7 +51,7 @@ export const tenantInvitationRouter = router({
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      await invitations(ctx.deps).reject(actorOf(ctx), input.invitationId);
+      await ctx.services.invitations.reject(actorOf(ctx), input.invitationId);
       return true;
     }),
 });
@@ -74,11 +65,11 @@ export const tenantInvitationQueryRouter = router({
     .mutation(async ({ ctx, input }) => {
       const tenantId = requireTenant(ctx);
       const { keyword, status, ...request } = input;
-      return invitations(ctx.deps).page(tenantId, withKeyword(request, keyword), status, await canOf(ctx));
+      return ctx.services.invitations.page(tenantId, withKeyword(request, keyword), status, await canOf(ctx));
     }),
 
   GetMyTenantInvitationsAsync: authedProcedure
     .meta({ summary: "The open invitations of the caller's verified e-mail address (empty while it is unverified)", description: 'Login required, no permission code.' })
     .output(z.array(myInvitation))
-    .query(({ ctx }) => invitations(ctx.deps).mine(ctx.auth.userId)),
+    .query(({ ctx }) => ctx.services.invitations.mine(ctx.auth.userId)),
 });

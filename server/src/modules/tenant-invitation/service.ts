@@ -2,6 +2,7 @@ import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import { postgresErrorCode, UNIQUE_VIOLATION } from '../../infra/db/errors.js';
 import { tenantInvitations, tenantMemberships, tenants, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
 import type { Culture } from '../../config/schema.js';
 import { appError } from '../../errors/app-error.js';
 import { commonErrors } from '../../errors/common.js';
@@ -23,7 +24,7 @@ export const INVITATION_DAYS = 7;
 export const INVITATIONS_PER_DAY = 200;
 const DAY = 86_400_000;
 
-type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz' | 'store' | 'messages' | 'config' | 'logger'>;
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'store' | 'messages' | 'config' | 'logger'> & { authz: AuthorizationService };
 type Invitation = typeof tenantInvitations.$inferSelect;
 
 const invitationList = definePagedList({

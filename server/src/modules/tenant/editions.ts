@@ -1,22 +1,19 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { editions, tenants } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
 import { appError } from '../../errors/app-error.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
-import { authedProcedure, router } from '../../rpc/trpc.js';
-import { zQueryId } from '../../rpc/wire.js';
-import { actorOf, auditChange, codeChanges, fieldsOf, type Actor } from '../audit/change.js';
-import { isPlatformCode, permission } from '../authz/permission-catalogue.js';
-import { refuseWhileImpersonating } from '../impersonation/guard.js';
-import { EnableStatus, checkVersion, idOut, nameIn, requirePlatform, resolvePermissions } from '../permission/admin-scope.js';
+import { auditChange, codeChanges, fieldsOf, type Actor } from '../audit/change.js';
+import { isPlatformCode } from '../authz/permission-catalogue.js';
+import { EnableStatus, checkVersion, idOut, nameIn, resolvePermissions } from '../permission/admin-scope.js';
 import { adminErrors } from '../permission/errors.js';
 import { tenantErrors } from './errors.js';
-import { createEditionInput, editionDetail, updateEditionInput, type CreateEditionInput, type UpdateEditionInput } from './schemas.js';
+import type { CreateEditionInput, UpdateEditionInput } from './schemas.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 type Edition = typeof editions.$inferSelect;
-type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz'>;
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService };
 
 function toDetail(e: Edition) {
   return {
@@ -113,65 +110,3 @@ export function createEditionService(deps: Deps) {
     },
   };
 }
-
-const cache = new WeakMap<AppDeps, ReturnType<typeof createEditionService>>();
-function editionsOf(deps: AppDeps) {
-  let s = cache.get(deps);
-  if (!s) cache.set(deps, (s = createEditionService(deps)));
-  return s;
-}
-
-const idQuery = z.object({ id: zQueryId() });
-
-/** /api/Edition: platform operations (refused inside a tenant). */
-export const editionRouter = router({
-  CreateEditionAsync: authedProcedure
-    .meta({ permission: permission('saas:edition:create'), summary: 'Creates an edition with its permission whitelist (platform state)' })
-    .input(createEditionInput)
-    .output(editionDetail)
-    .mutation(({ ctx, input }) => {
-      requirePlatform(ctx);
-      return editionsOf(ctx.deps).create(actorOf(ctx), input);
-    }),
-
-  UpdateEditionAsync: authedProcedure
-    .meta({ permission: permission('saas:edition:update'), summary: 'Changes an edition; its tenants get the new whitelist on their next request (platform state)' })
-    .input(updateEditionInput)
-    .output(editionDetail)
-    .mutation(({ ctx, input }) => {
-      requirePlatform(ctx);
-      // A whitelist change is a change of every tenant's codes on the edition: refused while impersonating.
-      return editionsOf(ctx.deps).update(actorOf(ctx), input, () => refuseWhileImpersonating(ctx.auth));
-    }),
-
-  DeleteEditionAsync: authedProcedure
-    .meta({ permission: permission('saas:edition:delete'), summary: 'Deletes an edition no live tenant uses (platform state)' })
-    .input(idQuery)
-    .output(z.boolean())
-    .mutation(async ({ ctx, input }) => {
-      requirePlatform(ctx);
-      refuseWhileImpersonating(ctx.auth);
-      await editionsOf(ctx.deps).remove(actorOf(ctx), input.id);
-      return true;
-    }),
-});
-
-/** /api/EditionQuery: platform reads. */
-export const editionQueryRouter = router({
-  GetEditionListAsync: authedProcedure
-    .meta({ permission: permission('saas:edition:read'), summary: 'Every edition (platform state)' })
-    .output(z.array(editionDetail))
-    .query(({ ctx }) => {
-      requirePlatform(ctx);
-      return editionsOf(ctx.deps).list();
-    }),
-
-  GetEditionDetailAsync: authedProcedure
-    .meta({ permission: permission('saas:edition:read'), summary: 'One edition (platform state)' })
-    .input(idQuery)
-    .output(editionDetail)
-    .query(({ ctx, input }) => {
-      requirePlatform(ctx);
-      return editionsOf(ctx.deps).detail(input.id);
-    }),
-});

@@ -1,13 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import { tenantMemberships, userDepartments, userRoles, users, userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { SessionService } from '../auth/session/session-service.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
 import { definePagedList, type PagedRequest } from '../../query/index.js';
 import { auditChange, fieldsOf, type Actor } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
-import { SessionStatus } from '../auth/session-state.js';
+import { SessionStatus } from '../auth/session/session-state.js';
 import { adminErrors } from '../permission/errors.js';
 import { checkVersion, idOut, nameIn } from '../permission/admin-scope.js';
 import { InviteStatus, MemberType, MembershipStatus, RESERVED_MEMBER_TYPES } from './enums.js';
@@ -17,7 +19,7 @@ import type { AddMemberInput, UpdateMemberInput } from './schemas.js';
 import { assertSeatAvailable, takesSeat } from './seats.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
-type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz' | 'sessions'>;
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService; sessions: SessionService };
 type Membership = typeof tenantMemberships.$inferSelect;
 
 /** The memberships list of TenantMemberQuery/TenantMemberPage (always one tenant's). */

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
-import { availableTenants } from '../auth/landing.js';
+import { availableTenants } from '../auth/login/landing.js';
 import { availableTenant } from '../auth/schemas.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { canOf, requirePlatform, withKeyword } from '../permission/admin-scope.js';
-import { tenantServices } from './router.js';
 import { tenantDetail, tenantPage, tenantPageInput } from './schemas.js';
 
 /** /api/TenantQuery: what the signed-in user may switch into; the platform's tenant lists. */
@@ -15,7 +14,7 @@ export const tenantQueryRouter = router({
     .output(z.array(availableTenant))
     .query(async ({ ctx }) => {
       const { auth, deps } = ctx;
-      const isSuperAdmin = (await deps.authz.get(auth.userId, 0n)).isSuperAdmin;
+      const isSuperAdmin = (await ctx.services.authz.get(auth.userId, 0n)).isSuperAdmin;
       const rows = await availableTenants(deps.db, auth.userId, isSuperAdmin, deps.clock.now());
       return rows.map((t) => ({
         ...t,
@@ -32,7 +31,7 @@ export const tenantQueryRouter = router({
     .mutation(async ({ ctx, input }) => {
       requirePlatform(ctx);
       const { keyword, tenantStatus, ...request } = input;
-      return tenantServices(ctx.deps).tenants.page(withKeyword(request, keyword), tenantStatus, await canOf(ctx));
+      return ctx.services.tenants.page(withKeyword(request, keyword), tenantStatus, await canOf(ctx));
     }),
 
   GetTenantDetailAsync: authedProcedure
@@ -41,6 +40,6 @@ export const tenantQueryRouter = router({
     .output(tenantDetail)
     .query(({ ctx, input }) => {
       requirePlatform(ctx);
-      return tenantServices(ctx.deps).tenants.detail(input.id);
+      return ctx.services.tenants.detail(input.id);
     }),
 });

@@ -1,25 +1,15 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zQueryId } from '../../rpc/wire.js';
 import { actorOf, type Actor } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
-import { canOf, requirePlatform, requireTenant, withKeyword, type AuthedContext } from '../permission/admin-scope.js';
-import { createMemberService } from './members.js';
+import type { AuthedContext } from '../../rpc/context.js';
+import { canOf, requirePlatform, requireTenant, withKeyword } from '../permission/admin-scope.js';
 import {
   addMemberInput, createTenantInput, memberDetail, memberPage, memberPageInput, resumeTenantInput, suspendTenantInput, tenantDetail,
   tenantStatusInput, updateMemberInput, updateTenantInput,
 } from './schemas.js';
-import { createTenantService } from './service.js';
-
-const cache = new WeakMap<AppDeps, { tenants: ReturnType<typeof createTenantService>; members: ReturnType<typeof createMemberService> }>();
-/** The tenant and membership services of a runtime (built once per set of dependencies). */
-export function tenantServices(deps: AppDeps) {
-  let s = cache.get(deps);
-  if (!s) cache.set(deps, (s = { tenants: createTenantService(deps), members: createMemberService(deps) }));
-  return s;
-}
 
 const idQuery = z.object({ id: zQueryId() });
 
@@ -44,7 +34,7 @@ export const tenantRouter = router({
       requirePlatform(ctx);
       // It may hand someone the Owner membership: a change of access, refused while impersonating.
       refuseWhileImpersonating(ctx.auth);
-      return tenantServices(ctx.deps).tenants.create(actorOf(ctx), input);
+      return ctx.services.tenants.create(actorOf(ctx), input);
     }),
 
   UpdateTenantAsync: authedProcedure
@@ -55,7 +45,7 @@ export const tenantRouter = router({
       requirePlatform(ctx);
       // The edition decides the tenant's permission whitelist: naming one is refused while impersonating.
       if (input.editionId !== undefined) refuseWhileImpersonating(ctx.auth);
-      return tenantServices(ctx.deps).tenants.update(actorOf(ctx), input);
+      return ctx.services.tenants.update(actorOf(ctx), input);
     }),
 
   UpdateTenantStatusAsync: authedProcedure
@@ -64,7 +54,7 @@ export const tenantRouter = router({
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return tenantServices(ctx.deps).tenants.setStatus(actorOf(ctx), 'TenantStatusChanged', input.basicId, input.tenantStatus, input.reason, input.version);
+      return ctx.services.tenants.setStatus(actorOf(ctx), 'TenantStatusChanged', input.basicId, input.tenantStatus, input.reason, input.version);
     }),
 
   SuspendTenantAsync: authedProcedure
@@ -73,7 +63,7 @@ export const tenantRouter = router({
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return tenantServices(ctx.deps).tenants.setStatus(actorOf(ctx), 'TenantSuspended', input.basicId, 'Suspended', input.reason, input.version);
+      return ctx.services.tenants.setStatus(actorOf(ctx), 'TenantSuspended', input.basicId, 'Suspended', input.reason, input.version);
     }),
 
   ResumeTenantAsync: authedProcedure
@@ -82,7 +72,7 @@ export const tenantRouter = router({
     .output(tenantDetail)
     .mutation(({ ctx, input }) => {
       requirePlatform(ctx);
-      return tenantServices(ctx.deps).tenants.setStatus(actorOf(ctx), 'TenantResumed', input.basicId, 'Normal', null, input.version);
+      return ctx.services.tenants.setStatus(actorOf(ctx), 'TenantResumed', input.basicId, 'Normal', null, input.version);
     }),
 
   DeleteTenantAsync: authedProcedure
@@ -92,7 +82,7 @@ export const tenantRouter = router({
     .mutation(async ({ ctx, input }) => {
       requirePlatform(ctx);
       refuseWhileImpersonating(ctx.auth);
-      await tenantServices(ctx.deps).tenants.remove(actorOf(ctx), input.id);
+      await ctx.services.tenants.remove(actorOf(ctx), input.id);
       return true;
     }),
 });
@@ -106,7 +96,7 @@ export const tenantMemberRouter = router({
     // Memberships are access: adding or removing one is refused while impersonating.
     .mutation(({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      return tenantServices(ctx.deps).members.add(memberActor(ctx), input);
+      return ctx.services.members.add(memberActor(ctx), input);
     }),
 
   UpdateTenantMemberAsync: authedProcedure
@@ -114,7 +104,7 @@ export const tenantMemberRouter = router({
     .input(updateMemberInput)
     .output(memberDetail)
     // A change of type or status is a change of someone's access: refused while impersonating.
-    .mutation(({ ctx, input }) => tenantServices(ctx.deps).members.update(memberActor(ctx), input, () => refuseWhileImpersonating(ctx.auth))),
+    .mutation(({ ctx, input }) => ctx.services.members.update(memberActor(ctx), input, () => refuseWhileImpersonating(ctx.auth))),
 
   RemoveTenantMemberAsync: authedProcedure
     .meta({ permission: permission('saas:tenant-member:revoke'), summary: "Removes a membership with the user's roles and departments in the tenant, and ends the user's sessions here" })
@@ -122,7 +112,7 @@ export const tenantMemberRouter = router({
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      await tenantServices(ctx.deps).members.remove(memberActor(ctx), input.id);
+      await ctx.services.members.remove(memberActor(ctx), input.id);
       return true;
     }),
 });
@@ -136,12 +126,12 @@ export const tenantMemberQueryRouter = router({
     .mutation(async ({ ctx, input }) => {
       const tenantId = requireTenant(ctx);
       const { keyword, memberType, status, ...request } = input;
-      return tenantServices(ctx.deps).members.page(tenantId, withKeyword(request, keyword), { memberType, status }, await canOf(ctx));
+      return ctx.services.members.page(tenantId, withKeyword(request, keyword), { memberType, status }, await canOf(ctx));
     }),
 
   GetTenantMemberDetailAsync: authedProcedure
     .meta({ permission: permission('saas:tenant-member:read'), summary: 'One membership of the current tenant' })
     .input(idQuery)
     .output(memberDetail)
-    .query(({ ctx, input }) => tenantServices(ctx.deps).members.detail(requireTenant(ctx), input.id)),
+    .query(({ ctx, input }) => ctx.services.members.detail(requireTenant(ctx), input.id)),
 });

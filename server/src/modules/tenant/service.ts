@@ -1,6 +1,8 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { editions, tenantMemberships, tenants, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor, Transaction } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
@@ -15,7 +17,7 @@ import type { CreateTenantInput, UpdateTenantInput } from './schemas.js';
 import { assertSeatAvailable, seatsUsedOf } from './seats.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
-type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'authz' | 'sessionState'>;
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService; sessionState: SessionStateService };
 type Tenant = typeof tenants.$inferSelect;
 
 /** The status operations, each with its own audit action (one entry per request). */

@@ -20,7 +20,7 @@ function osFamily(operatingSystem: string | null): string {
 }
 
 /**
- * The original's number for a stored device type (auth/user-agent.ts names: Web, Mobile, Tablet,
+ * The original's number for a stored device type (auth/session/user-agent.ts names: Web, Mobile, Tablet,
  * Desktop, Bot, Unknown). The original splits phones and desktop applications by platform where
  * we store one kind, so the session's operating system picks the member; what has no counterpart
  * (a HarmonyOS phone, a ChromeOS app, a crawler, an HTTP tool) is Unknown. A stored name that is

@@ -1,8 +1,9 @@
 import { and, eq, or } from 'drizzle-orm';
 import { userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { SessionService } from '../auth/session/session-service.js';
 import type { Executor } from '../../infra/db/client.js';
-import { SessionStatus } from '../auth/session-state.js';
+import { SessionStatus } from '../auth/session/session-state.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /** Sessions ended inside a transaction, by owner, to announce once it has committed. */
@@ -13,7 +14,7 @@ export type EndedSessions = Map<bigint, bigint[]>;
  * session the user started (an account that is disabled, deleted or reset must not keep acting
  * as someone else). Call `announceEnded` with the result after the commit.
  */
-export async function endAllSessionsIn(tx: Executor, deps: Pick<AppDeps, 'sessions'>, userId: bigint, reason: string): Promise<EndedSessions> {
+export async function endAllSessionsIn(tx: Executor, deps: { sessions: SessionService }, userId: bigint, reason: string): Promise<EndedSessions> {
   const rows = await tx
     .select({ id: userSessions.id, owner: userSessions.userId })
     .from(userSessions)
@@ -29,7 +30,7 @@ export async function endAllSessionsIn(tx: Executor, deps: Pick<AppDeps, 'sessio
  * pushed by the notification hub as ForceLogout). With `allConnections`, the user's own event
  * names no sessions (null: every connection of the user, as a deletion wants).
  */
-export async function announceEnded(deps: Pick<AppDeps, 'sessions' | 'events'>, userId: bigint, ended: EndedSessions, reason: string, allConnections = false): Promise<void> {
+export async function announceEnded(deps: Pick<AppDeps, 'events'> & { sessions: SessionService }, userId: bigint, ended: EndedSessions, reason: string, allConnections = false): Promise<void> {
   for (const [owner, ids] of ended) {
     const ownEvent = owner === userId && allConnections;
     await deps.sessions.announceRevoked(owner, ids, reason, !ownEvent);

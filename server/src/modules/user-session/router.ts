@@ -3,7 +3,7 @@ import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zBool, zDateTimeOut, zId, zIdOut, zQueryId } from '../../rpc/wire.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { zDeviceTypeOut } from './device-type.js';
-import { createUserSessionService, SESSION_STATUS_NAMES } from './service.js';
+import { SESSION_STATUS_NAMES } from './service.js';
 
 /** /api/UserSessionQuery and /api/UserSession: a user's sessions, for administrators. */
 
@@ -39,18 +39,18 @@ export const userSessionQueryRouter = router({
     .meta({ permission: permission('saas:user-session:read'), summary: 'A user\'s sessions: active ones, or every one with includeInactive (latest activity first, at most 500)', description: SCOPE_NOTE })
     .input(z.object({ userId: zQueryId(), includeInactive: zBool().optional() }))
     .output(z.array(userSession))
-    .query(({ ctx, input }) => createUserSessionService(ctx.deps).list(ctx, input.userId, input.includeInactive ?? false)),
+    .query(({ ctx, input }) => ctx.services.userSessions.list(ctx, input.userId, input.includeInactive ?? false)),
 });
 
 export const userSessionRouter = router({
   RevokeUserSessionAsync: authedProcedure
     .meta({ permission: permission('saas:user-session:revoke'), summary: 'Ends one session of a user (its connections get a forced logout)', description: `${SCOPE_NOTE} The caller's own current session is refused (log out instead).` })
     .input(z.object({ sessionId: zId() }))
-    .mutation(({ ctx, input }) => createUserSessionService(ctx.deps).revokeOne(ctx, input.sessionId)),
+    .mutation(({ ctx, input }) => ctx.services.userSessions.revokeOne(ctx, input.sessionId)),
 
   RevokeUserSessionsAsync: authedProcedure
     .meta({ permission: permission('saas:user-session:revoke'), summary: 'Ends every session of a user (never the caller\'s current one)', description: SCOPE_NOTE })
     .input(z.object({ userId: zId() }))
     .output(z.object({ revokedCount: z.number().int() }))
-    .mutation(({ ctx, input }) => createUserSessionService(ctx.deps).revokeAll(ctx, input.userId)),
+    .mutation(({ ctx, input }) => ctx.services.userSessions.revokeAll(ctx, input.userId)),
 });

@@ -2,11 +2,13 @@ import { actingUserId } from '../impersonation/guard.js';
 import { and, desc, eq, gt, ne, type SQL } from 'drizzle-orm';
 import { userSessions } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { SessionService } from '../auth/session/session-service.js';
 import { appError } from '../../errors/app-error.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { writeAudit } from '../audit/write.js';
-import type { AuthContext } from '../auth/session-gate.js';
-import { SessionStatus } from '../auth/session-state.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
+import { SessionStatus } from '../auth/session/session-state.js';
 import { callerScope, type CallerScope } from '../user/scope.js';
 import { requireVisibleUser } from '../user/service.js';
 import { deviceTypeCode } from './device-type.js';
@@ -23,7 +25,7 @@ import { notDeleted } from '../../infra/db/predicates.js';
 export const SESSION_STATUS_NAMES = ['Active', 'Offline', 'Revoked', 'Expired'] as const;
 export type SessionStatusName = (typeof SESSION_STATUS_NAMES)[number];
 
-type Ctx = RequestContext & { auth: AuthContext };
+type Ctx = CallContext & { auth: AuthContext };
 const REASON = 'Revoked by an administrator';
 
 /** The sessions of a user the caller may see, in the caller's terms. */
@@ -35,7 +37,7 @@ function sessionsOf(scope: CallerScope, user: { id: bigint; tenantId: bigint }):
   )!;
 }
 
-export function createUserSessionService(deps: AppDeps) {
+export function createUserSessionService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'events'> & { authz: AuthorizationService; sessions: SessionService }) {
   const { db, clock } = deps;
 
   async function audit(ctx: Ctx, userId: bigint, sessionIds: bigint[]): Promise<void> {

@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
+import type { SessionService } from '../auth/session/session-service.js';
 import { notDeleted } from '../../infra/db/predicates.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { announceEnded, endAllSessionsIn } from '../user-session/revoke-all.js';
-import { queueWithLogins } from '../auth/user-lock.js';
+import { queueWithLogins } from '../auth/login/user-lock.js';
 
 /**
  * The writes that disable or delete an account, shared by the administrator's endpoints
@@ -17,12 +20,19 @@ import { queueWithLogins } from '../auth/user-lock.js';
  * Callers check who may do it first; these only write, audit and announce.
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
+type Ctx = CallContext & { auth: AuthContext };
 
 export interface RemovalAudit {
   action: AuditAction;
   detail?: Record<string, unknown>;
 }
+
+/** What removing or disabling an account touches. */
+type RemovalDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'events'> & {
+  authz: AuthorizationService;
+  sessions: SessionService;
+  sessionState: SessionStateService;
+};
 
 /**
  * Sets an account's status. Disabling ends every session of the user and every impersonation
@@ -30,7 +40,7 @@ export interface RemovalAudit {
  * and any token minted before it die even if a session escaped). Caches drop after the commit.
  */
 export async function setAccountStatus(
-  deps: AppDeps,
+  deps: RemovalDeps,
   ctx: Ctx,
   userId: bigint,
   status: 'Enabled' | 'Disabled',
@@ -56,7 +66,7 @@ export async function setAccountStatus(
  * writes and announces nothing:
  * no second audit entry.
  */
-export async function softDeleteAccount(deps: AppDeps, ctx: Ctx, userId: bigint, options: { reason: string; audit: RemovalAudit }): Promise<void> {
+export async function softDeleteAccount(deps: RemovalDeps, ctx: Ctx, userId: bigint, options: { reason: string; audit: RemovalAudit }): Promise<void> {
   const { db, clock } = deps;
   const now = clock.now();
   const ended = await db.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { roleDataScopeDepartments, roles, userDepartments } from '../../../../db/schema/index.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppGraph as AppDeps } from '../../services.js';
 import { createDepartmentService } from '../department/service.js';
 import { adminApi, type TenantAdminOptions } from '../../testing/admin.js';
 import { createTestUser, grantRole, loginAs, type TestUser, type TestUserOptions } from '../../testing/auth-fixtures.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { users } from '../../../../db/schema/index.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
 import { appError } from '../../errors/app-error.js';
 import { authedProcedure, router } from '../../rpc/trpc.js';
 import { zId, zIdOut } from '../../rpc/wire.js';
@@ -11,7 +11,8 @@ import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { DataScope } from '../role/enums.js';
 import { userErrors } from './errors.js';
 import { callerScope, type CallerScope } from './scope.js';
-import { audit, requireManagedUser, requireVisibleUser, type Ctx } from './service.js';
+import { audit, requireManagedUser, requireVisibleUser } from './service.js';
+import type { AuthedContext as Ctx } from '../../rpc/context.js';
 
 /**
  * A user's data-scope override (SPEC entity User: DataScopeOverride): when set, it replaces the
@@ -39,7 +40,7 @@ function withinCaller(scope: CallerScope, wanted: Scope): boolean {
   return own.length > 0 && rank(wanted) >= Math.min(...own.map(rank));
 }
 
-async function read(deps: AppDeps, userId: bigint, home: bigint, override: string | null) {
+async function read(deps: { authz: AuthorizationService }, userId: bigint, home: bigint, override: string | null) {
   const snapshot = await deps.authz.get(userId, home);
   // A stored value this version does not know is reported as none (the snapshot ignores it too).
   const known = override !== null && (DATA_SCOPES as readonly string[]).includes(override) ? (override as Scope) : null;
@@ -47,21 +48,21 @@ async function read(deps: AppDeps, userId: bigint, home: bigint, override: strin
 }
 
 async function write(ctx: Ctx, userId: bigint, wanted: Scope | null) {
-  const { deps } = ctx;
+  const { deps, services } = ctx;
   refuseWhileImpersonating(ctx.auth);
-  const scope = await callerScope(deps, ctx.auth);
+  const scope = await callerScope({ db: deps.db, authz: services.authz }, ctx.auth);
   const user = await requireManagedUser(deps.db, scope, userId);
   // Clearing gives the user its roles' scopes back, which may be wider than the override was:
   // the same bound applies to what the user then has (a snapshot from an older version, without
   // the roles' scopes, counts as All).
-  const resulting = wanted ?? ((await deps.authz.get(user.id, user.tenantId)).roleDataScopes ?? ['All'])[0] ?? 'SelfOnly';
+  const resulting = wanted ?? ((await services.authz.get(user.id, user.tenantId)).roleDataScopes ?? ['All'])[0] ?? 'SelfOnly';
   if (!withinCaller(scope, resulting)) throw appError(userErrors.DATA_SCOPE_BEYOND_CALLER, { params: { scope: resulting } });
   await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ dataScopeOverride: wanted, modifiedTime: deps.clock.now(), modifiedBy: ctx.auth.userId }).where(eq(users.id, user.id));
     await audit(deps, tx, ctx, 'UserDataScopeChanged', user.id, { from: user.dataScopeOverride, to: wanted });
   });
-  await deps.authz.invalidateUser(user.id);
-  return read(deps, user.id, user.tenantId, wanted);
+  await services.authz.invalidateUser(user.id);
+  return read(services, user.id, user.tenantId, wanted);
 }
 
 /** /api/UserDataScope: set or clear a user's override (account-wide: users managed here only). */
@@ -90,8 +91,8 @@ export const userDataScopeQueryRouter = router({
     .input(z.object({ userId: zId() }))
     .output(userDataScope)
     .query(async ({ ctx, input }) => {
-      const scope = await callerScope(ctx.deps, ctx.auth);
+      const scope = await callerScope({ db: ctx.deps.db, authz: ctx.services.authz }, ctx.auth);
       const user = await requireVisibleUser(ctx.deps.db, scope, input.userId);
-      return read(ctx.deps, user.id, user.tenantId, user.dataScopeOverride);
+      return read(ctx.services, user.id, user.tenantId, user.dataScopeOverride);
     }),
 });

@@ -9,10 +9,6 @@ import {
   userSecurityState, userStatusRequest,
 } from './schemas.js';
 import { callerScope } from './scope.js';
-import { createUserService } from './service.js';
-import { createUserDepartmentService } from './user-departments.js';
-import { createUserRoleService } from './user-roles.js';
-import { createUserSecurityService } from './user-security.js';
 
 /**
  * User administration: /api/UserQuery (reads), /api/User (writes), /api/UserSecurity (password
@@ -27,7 +23,7 @@ export const userQueryRouter = router({
     .meta({ permission: permission('saas:user:read'), summary: 'One user (null when absent or outside the caller\'s scope)', description: `${SCOPE_NOTE} E-mail and phone are masked without saas:user:read-contact.` })
     .input(idQuery)
     .output(userDetailSchema.nullable())
-    .query(async ({ ctx, input }) => userDetail(ctx.deps.db, await callerScope(ctx.deps, ctx.auth), input.id)),
+    .query(async ({ ctx, input }) => userDetail(ctx.deps.db, await callerScope({ db: ctx.deps.db, authz: ctx.services.authz }, ctx.auth), input.id)),
 
   GetUserPageAsync: authedProcedure
     .meta({
@@ -38,13 +34,13 @@ export const userQueryRouter = router({
     })
     .input(userPageRequest)
     .output(userPageResponse)
-    .mutation(async ({ ctx, input }) => userPage(ctx.deps, await callerScope(ctx.deps, ctx.auth), input)),
+    .mutation(async ({ ctx, input }) => userPage(ctx.deps, await callerScope({ db: ctx.deps.db, authz: ctx.services.authz }, ctx.auth), input)),
 
   GetEnabledUsersAsync: authedProcedure
     .meta({ permission: permission('saas:user:read'), summary: 'Enabled users for pickers (optional keyword; at most `limit`, default 200, max 1000)', description: SCOPE_NOTE })
     .input(enabledUsersRequest.optional())
     .output(z.array(enabledUser))
-    .query(async ({ ctx, input }) => enabledUsers(ctx.deps.db, await callerScope(ctx.deps, ctx.auth), input ?? {})),
+    .query(async ({ ctx, input }) => enabledUsers(ctx.deps.db, await callerScope({ db: ctx.deps.db, authz: ctx.services.authz }, ctx.auth), input ?? {})),
 });
 
 export const userRouter = router({
@@ -57,8 +53,8 @@ export const userRouter = router({
     .input(createUserRequest)
     .output(userDetailSchema.nullable())
     .mutation(async ({ ctx, input }) => {
-      const id = await createUserService(ctx.deps).create(ctx, input);
-      const scope = await callerScope(ctx.deps, ctx.auth);
+      const id = await ctx.services.users.create(ctx, input);
+      const scope = await callerScope({ db: ctx.deps.db, authz: ctx.services.authz }, ctx.auth);
       // The creator sees what it created even when it lies outside its data scope.
       return userDetail(ctx.deps.db, { ...scope, departmentIds: null }, id);
     }),
@@ -68,14 +64,14 @@ export const userRouter = router({
     .input(updateUserRequest)
     .output(userDetailSchema.nullable())
     .mutation(async ({ ctx, input }) => {
-      await createUserService(ctx.deps).update(ctx, input);
-      return userDetail(ctx.deps.db, await callerScope(ctx.deps, ctx.auth), input.basicId);
+      await ctx.services.users.update(ctx, input);
+      return userDetail(ctx.deps.db, await callerScope({ db: ctx.deps.db, authz: ctx.services.authz }, ctx.auth), input.basicId);
     }),
 
   UpdateUserStatusAsync: authedProcedure
     .meta({ permission: permission('saas:user:status'), summary: 'Enables or disables a user; disabling ends every session of the user', description: 'Refused for oneself, system accounts and the tenant owner.' })
     .input(userStatusRequest)
-    .mutation(({ ctx, input }) => createUserService(ctx.deps).setStatus(ctx, input.basicId, input.status, input.remark)),
+    .mutation(({ ctx, input }) => ctx.services.users.setStatus(ctx, input.basicId, input.status, input.remark)),
 
   DeleteUserAsync: authedProcedure
     .meta({
@@ -84,7 +80,7 @@ export const userRouter = router({
       description: 'Refused for oneself, system accounts, the tenant owner, and while impersonating.',
     })
     .input(idQuery)
-    .mutation(({ ctx, input }) => createUserService(ctx.deps).remove(ctx, input.id)),
+    .mutation(({ ctx, input }) => ctx.services.users.remove(ctx, input.id)),
 });
 
 export const userSecurityRouter = router({
@@ -95,12 +91,12 @@ export const userSecurityRouter = router({
       description: 'The security stamp rotates and every session of the user ends. Refused for oneself and while impersonating.',
     })
     .input(resetPasswordRequest)
-    .mutation(({ ctx, input }) => createUserService(ctx.deps).resetPassword(ctx, input.basicId, input.newPassword, input.mustChangePassword ?? true)),
+    .mutation(({ ctx, input }) => ctx.services.users.resetPassword(ctx, input.basicId, input.newPassword, input.mustChangePassword ?? true)),
 
   ResetUserTwoFactorAsync: authedProcedure
     .meta({ permission: permission('saas:user-security:reset-two-factor'), summary: 'Turns off every second factor of a user (lost device); the user\'s sessions end', description: 'Refused while impersonating.' })
     .input(userIdRequest)
-    .mutation(({ ctx, input }) => createUserService(ctx.deps).resetTwoFactor(ctx, input.basicId)),
+    .mutation(({ ctx, input }) => ctx.services.users.resetTwoFactor(ctx, input.basicId)),
 
   UpdateUserLockAsync: authedProcedure
     .meta({
@@ -110,7 +106,7 @@ export const userSecurityRouter = router({
     })
     .input(userLockRequest)
     .output(userSecurityState)
-    .mutation(({ ctx, input }) => createUserSecurityService(ctx.deps).setLock(ctx, input)),
+    .mutation(({ ctx, input }) => ctx.services.userSecurity.setLock(ctx, input)),
 
   UpdateUserLoginPolicyAsync: authedProcedure
     .meta({
@@ -120,7 +116,7 @@ export const userSecurityRouter = router({
     })
     .input(userLoginPolicyRequest)
     .output(userSecurityState)
-    .mutation(({ ctx, input }) => createUserSecurityService(ctx.deps).setLoginPolicy(ctx, input)),
+    .mutation(({ ctx, input }) => ctx.services.userSecurity.setLoginPolicy(ctx, input)),
 });
 
 const ASSIGNMENT_NOTE = 'Takes effect on the user\'s next request. Refused while impersonating, and for roles carrying a permission the caller does not hold.';
@@ -130,33 +126,33 @@ export const userRoleRouter = router({
     .meta({ permission: permission('saas:user-role:read'), summary: 'A user\'s roles in this context, with their validity windows' })
     .input(userIdQuery)
     .output(z.array(userRoleItem))
-    .query(({ ctx, input }) => createUserRoleService(ctx.deps).list(ctx, input.userId)),
+    .query(({ ctx, input }) => ctx.services.userRoles.list(ctx, input.userId)),
 
   CreateUserRoleAsync: authedProcedure
     .meta({ permission: permission('saas:user-role:grant'), summary: 'Grants a role, optionally within [effectiveTime, expirationTime)', description: ASSIGNMENT_NOTE })
     .input(createUserRoleRequest)
     .output(z.object({ basicId: z.string() }))
-    .mutation(async ({ ctx, input }) => ({ basicId: String(await createUserRoleService(ctx.deps).grant(ctx, input)) })),
+    .mutation(async ({ ctx, input }) => ({ basicId: String(await ctx.services.userRoles.grant(ctx, input)) })),
 
   UpdateUserRoleAsync: authedProcedure
     .meta({ permission: permission('saas:user-role:update'), summary: 'Changes the validity window of a role assignment', description: ASSIGNMENT_NOTE })
     .input(updateUserRoleRequest)
-    .mutation(({ ctx, input }) => createUserRoleService(ctx.deps).update(ctx, input)),
+    .mutation(({ ctx, input }) => ctx.services.userRoles.update(ctx, input)),
 
   UpdateUserRoleStatusAsync: authedProcedure
     .meta({ permission: permission('saas:user-role:status'), summary: 'Suspends or restores a role assignment', description: ASSIGNMENT_NOTE })
     .input(userRoleStatusRequest)
-    .mutation(({ ctx, input }) => createUserRoleService(ctx.deps).setStatus(ctx, input.basicId, input.status)),
+    .mutation(({ ctx, input }) => ctx.services.userRoles.setStatus(ctx, input.basicId, input.status)),
 
   DeleteUserRoleAsync: authedProcedure
     .meta({ permission: permission('saas:user-role:revoke'), summary: 'Revokes a role assignment', description: ASSIGNMENT_NOTE })
     .input(idQuery)
-    .mutation(({ ctx, input }) => createUserRoleService(ctx.deps).revoke(ctx, input.id)),
+    .mutation(({ ctx, input }) => ctx.services.userRoles.revoke(ctx, input.id)),
 
   UpdateUserRolesAsync: authedProcedure
     .meta({ permission: permission('saas:user-role:update'), summary: 'Makes a user\'s roles in this context exactly the given set', description: ASSIGNMENT_NOTE })
     .input(setUserRolesRequest)
-    .mutation(({ ctx, input }) => createUserRoleService(ctx.deps).replace(ctx, input.userId, input.roles)),
+    .mutation(({ ctx, input }) => ctx.services.userRoles.replace(ctx, input.userId, input.roles)),
 });
 
 export const userDepartmentRouter = router({
@@ -164,21 +160,21 @@ export const userDepartmentRouter = router({
     .meta({ permission: permission('saas:user-department:read'), summary: 'A user\'s departments in this context, main first' })
     .input(userIdQuery)
     .output(z.array(userDepartmentItem))
-    .query(({ ctx, input }) => createUserDepartmentService(ctx.deps).list(ctx, input.userId)),
+    .query(({ ctx, input }) => ctx.services.userDepartments.list(ctx, input.userId)),
 
   CreateUserDepartmentAsync: authedProcedure
     .meta({ permission: permission('saas:user-department:grant'), summary: 'Puts a user in a department (the first one, or isMain, becomes the main department)' })
     .input(createUserDepartmentRequest)
     .output(z.object({ basicId: z.string() }))
-    .mutation(async ({ ctx, input }) => ({ basicId: String(await createUserDepartmentService(ctx.deps).add(ctx, input)) })),
+    .mutation(async ({ ctx, input }) => ({ basicId: String(await ctx.services.userDepartments.add(ctx, input)) })),
 
   UpdateUserDepartmentAsync: authedProcedure
     .meta({ permission: permission('saas:user-department:update'), summary: 'Changes a department assignment (isMain: true makes it the only main one)' })
     .input(updateUserDepartmentRequest)
-    .mutation(({ ctx, input }) => createUserDepartmentService(ctx.deps).update(ctx, input)),
+    .mutation(({ ctx, input }) => ctx.services.userDepartments.update(ctx, input)),
 
   DeleteUserDepartmentAsync: authedProcedure
     .meta({ permission: permission('saas:user-department:revoke'), summary: 'Takes a user out of a department' })
     .input(idQuery)
-    .mutation(({ ctx, input }) => createUserDepartmentService(ctx.deps).remove(ctx, input.id)),
+    .mutation(({ ctx, input }) => ctx.services.userDepartments.remove(ctx, input.id)),
 });

@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { departmentHierarchy, roles, tenantMemberships, userDepartments, userRoles, users } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
 import type { Executor } from '../../infra/db/client.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { SUPER_ADMIN_ROLE } from '../authz/permission-catalogue.js';
 import { allows, type AuthorizationSnapshot } from '../authz/snapshot.js';
 
@@ -32,7 +33,7 @@ export interface CallerScope {
   can(code: string): boolean;
 }
 
-export async function callerScope(deps: Pick<AppDeps, 'db' | 'authz'>, auth: Pick<AuthContext, 'userId' | 'tenantId'>): Promise<CallerScope> {
+export async function callerScope(deps: Pick<AppDeps, 'db'> & { authz: AuthorizationService }, auth: Pick<AuthContext, 'userId' | 'tenantId'>): Promise<CallerScope> {
   const pending = deps.authz.get(auth.userId, auth.tenantId);
   const snapshot = pending instanceof Promise ? await pending : pending;
   const { tenantId, userId } = auth;
@@ -113,7 +114,7 @@ export async function findVisibleUser(db: Executor, scope: CallerScope, id: bigi
  * take over a member who administers tenant B (or the platform) where A's administrator holds
  * nothing.
  */
-export async function codeBeyondCallerAnywhere(deps: Pick<AppDeps, 'authz' | 'db'>, scope: CallerScope, userId: bigint): Promise<{ code: string; tenantId: bigint } | undefined> {
+export async function codeBeyondCallerAnywhere(deps: Pick<AppDeps, 'db'> & { authz: AuthorizationService }, scope: CallerScope, userId: bigint): Promise<{ code: string; tenantId: bigint } | undefined> {
   if (scope.isSuperAdmin) return undefined;
   const [home] = await deps.db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, userId));
   const memberships = await deps.db.select({ tenantId: tenantMemberships.tenantId }).from(tenantMemberships).where(eq(tenantMemberships.userId, userId));

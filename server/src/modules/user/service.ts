@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { departments, passwordHistory, positions, tenantMemberships, userDepartments, users, userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
+import type { SessionService } from '../auth/session/session-service.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor } from '../../infra/db/client.js';
 import { updateVersioned } from '../../infra/db/versioned.js';
-import { hashPassword } from '../../infra/password.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { announceEnded, endAllSessionsIn } from '../user-session/revoke-all.js';
 import { setAccountStatus, softDeleteAccount } from './account-removal.js';
@@ -29,7 +31,7 @@ import { notDeleted } from '../../infra/db/predicates.js';
  * tenant = the context). Caches are dropped and revocations announced after the commit.
  */
 
-export type Ctx = RequestContext & { auth: AuthContext };
+export type Ctx = CallContext & { auth: AuthContext };
 
 /** The audit row of a write on a user, in the write's transaction. */
 export function audit(deps: Pick<AppDeps, 'ids' | 'clock'>, tx: Executor, ctx: Ctx, action: AuditAction, target: bigint, detail?: Record<string, unknown>) {
@@ -93,7 +95,13 @@ export async function assertRemovable(db: Executor, scope: CallerScope, user: Vi
   if (owner) throw appError(userErrors.OWNER_PROTECTED);
 }
 
-export function createUserService(deps: AppDeps) {
+type UserServiceDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'config' | 'events' | 'hasher' | 'logger' | 'messages'> & {
+  authz: AuthorizationService;
+  sessionState: SessionStateService;
+  sessions: SessionService;
+};
+
+export function createUserService(deps: UserServiceDeps) {
   const { db, ids, clock } = deps;
 
   /** Setting someone's password or removing their second factor hands over their account. */
@@ -117,7 +125,7 @@ export function createUserService(deps: AppDeps) {
       if (input.positionId) await requirePosition(db, T, input.positionId);
       if (input.effectiveTime && input.expirationTime && input.effectiveTime >= input.expirationTime) throw appError(userErrors.WINDOW_INVALID);
       await assertPasswordPolicy(input.initialPassword, { userName: input.userName, email: input.email }, ctx.culture);
-      const passwordHash = await hashPassword(input.initialPassword);
+      const passwordHash = await deps.hasher.hash(input.initialPassword);
       const id = ids.next();
       const now = clock.now();
       await db.transaction(async (tx) => {
@@ -233,8 +241,8 @@ export function createUserService(deps: AppDeps) {
       await refuseTakeover(scope, user.id);
       const [security] = await db.select({ hash: userSecurity.passwordHash }).from(userSecurity).where(eq(userSecurity.userId, user.id));
       const history = await db.select({ hash: passwordHistory.passwordHash }).from(passwordHistory).where(eq(passwordHistory.userId, user.id)).orderBy(desc(passwordHistory.createdTime)).limit(4);
-      await assertPasswordPolicy(newPassword, { userName: user.userName, email: user.email, recentHashes: [...(security ? [security.hash] : []), ...history.map((h) => h.hash)] }, ctx.culture);
-      const hash = await hashPassword(newPassword);
+      await assertPasswordPolicy(newPassword, { userName: user.userName, email: user.email, hasher: deps.hasher, recentHashes: [...(security ? [security.hash] : []), ...history.map((h) => h.hash)] }, ctx.culture);
+      const hash = await deps.hasher.hash(newPassword);
       const now = clock.now();
       const expiryDays = deps.config.Saas.Auth.PasswordExpiryDays;
       const reason = 'Password reset by an administrator';

@@ -1,11 +1,12 @@
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import { departments, positions, userDepartments } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor } from '../../infra/db/client.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { userErrors } from './errors.js';
 import { callerScope, departmentInScope, type CallerScope } from './scope.js';
 import { requirePosition, requireScopedDepartment, requireVisibleUser } from './service.js';
@@ -19,7 +20,7 @@ import { notDeleted } from '../../infra/db/predicates.js';
  * given or taken (they are missing, 404).
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
+type Ctx = CallContext & { auth: AuthContext };
 
 interface Fields {
   isMain?: boolean | null;
@@ -29,7 +30,7 @@ interface Fields {
   entryDate?: string | null;
 }
 
-export function createUserDepartmentService(deps: AppDeps) {
+export function createUserDepartmentService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService }) {
   const { db, ids, clock } = deps;
 
   const audit = (tx: Executor, ctx: Ctx, userId: bigint, assignmentId: bigint, detail: Record<string, unknown>) =>

@@ -1,12 +1,13 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { permissions, roleInheritances, rolePermissions, roles, userRoles } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
 import { appError } from '../../errors/app-error.js';
 import type { Executor } from '../../infra/db/client.js';
-import type { RequestContext } from '../../rpc/context.js';
+import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
-import type { AuthContext } from '../auth/session-gate.js';
+import type { AuthContext } from '../auth/session/session-gate.js';
 import { SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { userErrors } from './errors.js';
@@ -22,7 +23,7 @@ import { notDeleted } from '../../infra/db/predicates.js';
  * are audited, and are refused while impersonating.
  */
 
-type Ctx = RequestContext & { auth: AuthContext };
+type Ctx = CallContext & { auth: AuthContext };
 type Window = { effectiveTime?: Date | null; expirationTime?: Date | null };
 
 interface RoleRow {
@@ -79,7 +80,7 @@ async function assertRoom(tx: Executor, role: RoleRow): Promise<void> {
   if ((held?.n ?? 0) >= role.maxMembers) throw appError(userErrors.ROLE_FULL, { params: { roleName: role.roleName, max: role.maxMembers } });
 }
 
-export function createUserRoleService(deps: AppDeps) {
+export function createUserRoleService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService }) {
   const { db, ids, clock } = deps;
 
   const audit = (tx: Executor, ctx: Ctx, action: AuditAction, userId: bigint, assignmentId: bigint, detail: Record<string, unknown>) =>

@@ -4,7 +4,7 @@ import { tenantMemberships, users, userSecurity, userSessions } from '../../../.
 import { ManualClock } from '../../infra/clock.js';
 import { createTestTenant, createTestUser, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { SessionStatus } from '../auth/session-state.js';
+import { SessionStatus } from '../auth/session/session-state.js';
 import { ADMIN_CODES, grantScopedRole, member, tenantAdmin } from './admin-test-kit.js';
 import { auditEntry, watchAudit, adminApi, startAdminServer } from '../../testing/admin.js';
 

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { userSecurity } from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
+import type { AuthorizationService } from '../authz/service.js';
+import type { SessionStateService } from '../auth/session/session-state.js';
+import type { SessionService } from '../auth/session/session-service.js';
 import { appError } from '../../errors/app-error.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { announceEnded, endAllSessionsIn } from '../user-session/revoke-all.js';
@@ -31,7 +34,13 @@ function toState(userId: bigint, row: { lockoutEndTime: Date | null; failedLogin
   return { basicId: String(userId), isLocked: row.lockoutEndTime !== null && row.lockoutEndTime > now, ...row };
 }
 
-export function createUserSecurityService(deps: AppDeps) {
+type UserSecurityDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'config' | 'events' | 'hasher' | 'logger' | 'messages'> & {
+  authz: AuthorizationService;
+  sessionState: SessionStateService;
+  sessions: SessionService;
+};
+
+export function createUserSecurityService(deps: UserSecurityDeps) {
   const { db, clock } = deps;
 
   return {
@@ -71,7 +80,7 @@ export function createUserSecurityService(deps: AppDeps) {
         const [updated] = await tx
           .update(userSecurity)
           // A failure count below the threshold marks the lock as an administrator's: a password
-          // reset lifts only the lockouts that failed logins caused (auth/password-reset.ts).
+          // reset lifts only the lockouts that failed logins caused (auth/self-service/password-reset.ts).
           .set({ lockoutEndTime: until, failedLoginAttempts: 0, securityStamp: randomUUID() })
           .where(eq(userSecurity.userId, user.id))
           .returning(stateColumns);
