@@ -53,7 +53,10 @@ function printer(at: ts.Node, where: string) {
     try {
       if (type.isUnion()) {
         const members = [...new Set(type.types.map(print))];
-        if (members.includes('true') && members.includes('false')) members.splice(members.indexOf('true'), 1, 'boolean'), members.splice(members.indexOf('false'), 1);
+        if (members.includes('true') && members.includes('false')) {
+          members.splice(members.indexOf('true'), 1, 'boolean');
+          members.splice(members.indexOf('false'), 1);
+        }
         return members.sort().join(' | ');
       }
       if (type.isIntersection()) return type.types.map((t) => wrap(print(t))).sort().join(' & ');

@@ -1,5 +1,5 @@
 /**
- * Issue 4 targets:
+ * Targets:
  * - login: password logins/s at least 85% of raw argon2 verifications/s on this machine (each
  *   round also prints where a login's CPU went: scripts/bench/cpu.ts);
  * - userinfo: authenticated GET /api/Auth/UserInfo at least 50% of a bare Hono JSON route
@@ -98,7 +98,7 @@ export async function login(): Promise<void> {
     await argon2Rate(hash, password, 2, cores);
     // The figures are those of a server that has been running: at login rates (about a hundred
     // a second here) V8 optimizes the login path's functions only after some thousands of logins,
-    // and the main thread's CPU a login fell from 1.5 to 1.15 ms over the first 30 seconds
+    // and the main thread's CPU a login falls from about 1.5 to 1.15 ms over the first 30 seconds
     // (BENCH_WARMUP seconds of logins, then 5 of the ceiling route).
     await leanLoad('warm-up', options(url, Number(process.env.BENCH_WARMUP ?? 25)));
     await leanLoad('warm-up', options(ceilingUrl, 5));

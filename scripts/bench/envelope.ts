@@ -1,5 +1,5 @@
 /**
- * Issue 2 target: a trivial derived route (full stack: trace id, culture, zone, maintenance gate,
+ * Target: a trivial derived route (full stack: trace id, culture, zone, maintenance gate,
  * route lookup, tRPC procedure, serializer, envelope) reaches at least 70% of a bare Hono route.
  */
 import { alternate, load, percentOf, startBenchServer } from './load.js';

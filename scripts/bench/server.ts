@@ -50,9 +50,9 @@ bare.get('/bare', (c) => {
   return c.json({
     code: 200,
     message: 'Success',
-    data: { serverTime: now.toISOString().slice(0, 19) + '+00:00', unixSeconds: Math.floor(now.getTime() / 1000), timeZone: 'UTC' },
+    data: { serverTime: `${now.toISOString().slice(0, 19)}+00:00`, unixSeconds: Math.floor(now.getTime() / 1000), timeZone: 'UTC' },
     traceId,
-    timestamp: now.toISOString().slice(0, -1) + '+00:00',
+    timestamp: `${now.toISOString().slice(0, -1)}+00:00`,
     isSuccess: true,
   });
 });

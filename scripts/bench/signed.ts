@@ -1,5 +1,5 @@
 /**
- * Issue 7 target: a signed `GET /api/openapi/Ping` (the whole signature check: headers, timestamp
+ * Target: a signed `GET /api/openapi/Ping` (the whole signature check: headers, timestamp
  * window, credential lookup, content sign, HMAC-SHA256, nonce recorded in the store, then the
  * procedure and the envelope) reaches at least 50% of a bare Hono route answering the same bytes
  * to the same requests. Every request carries a fresh timestamp and nonce, signed in the load

@@ -1,5 +1,5 @@
 /**
- * Issue 3 target: a keyword + two filters + sort page query over 1,000,000 users of one tenant on
+ * Target: a keyword + two filters + sort page query over 1,000,000 users of one tenant on
  * PostgreSQL answers with p95 <= 50 ms (both queries: the page and the count).
  *
  * Uses DATABASE_URL's server (default: the local one), in a database of its own

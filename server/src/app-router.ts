@@ -35,7 +35,7 @@ export const appRouter = router({
   UserSettingQueryService: userSettingQueryRouter,
   SystemAppService: systemRouter,
   TenantQueryService: tenantQueryRouter,
-  // Issue 6, users, sessions, login log and impersonation (modules/{user,user-session,login-log,impersonation}).
+  // Users, sessions, login log and impersonation (modules/{user,user-session,login-log,impersonation}).
   UserQueryService: userQueryRouter,
   UserAppService: userRouter,
   UserSecurityAppService: userSecurityRouter,
@@ -51,7 +51,7 @@ export const appRouter = router({
   NotificationQueryService: notificationQueryRouter,
   NotificationAppService: notificationRouter,
   ImpersonationAppService: impersonationRouter,
-  // Issue 6, tenants, editions, memberships, roles, catalogue, departments, positions, menus
+  // Tenants, editions, memberships, roles, catalogue, departments, positions, menus
   // (modules/{tenant,role,permission,department,position,menu}).
   TenantAppService: tenantRouter,
   EditionAppService: editionRouter,

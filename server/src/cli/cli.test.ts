@@ -9,10 +9,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, users, userSecurity } from '../../../db/schema/index.js';
 import { findProjectRoot } from '../infra/db/migrator.js';
-import { startAdminServer } from '../modules/user/admin-test-kit.js';
 import { bearer, createTestTenant, grantRole, loginAs } from '../testing/auth-fixtures.js';
 import type { TestServer } from '../testing/harness.js';
 import { runCli } from './commands.js';
+import { startAdminServer } from '../testing/admin.js';
 
 const PASSWORD = 'Correct horse 1!';
 /** Written by Python's hashlib for PASSWORD (see infra/password-imported.test.ts). */

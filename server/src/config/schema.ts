@@ -183,7 +183,7 @@ export const configSchema = z.object({
       TotpIssuer: z.string().default('Portcullis'),
       /** Failed unlocks that end a locked session. */
       UnlockMaxAttempts: int(5, 1, 100),
-      /** Self-service features (issue 5); production needs a mail (SMS) transport for each enabled one. */
+      /** Self-service features; production needs a mail (SMS) transport for each enabled one. */
       EmailCodeLoginEnabled: bool(true),
       PhoneCodeLoginEnabled: bool(true),
       RegistrationEnabled: bool(true),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdminServer } from '../modules/user/admin-test-kit.js';
 import { bearer, createTestUser, loginAs } from '../testing/auth-fixtures.js';
 import type { TestServer } from '../testing/harness.js';
+import { startAdminServer } from '../testing/admin.js';
 
 /** What the log says of a request: its access line names the user and tenant; its events carry its trace id. */
 describe('request logs', () => {

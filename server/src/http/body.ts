@@ -87,7 +87,7 @@ export function parseJsonKeepingBigInts(text: string): unknown {
     }
     if ((ch >= 48 && ch <= 57) || ch === 45 /* - */) {
       let j = i + 1;
-      while (j < text.length && /[0-9eE.+\-]/.test(text.charAt(j))) j++;
+      while (j < text.length && /[0-9eE.+-]/.test(text.charAt(j))) j++;
       const literal = text.slice(i, j);
       if (/^-?\d{16,}$/.test(literal) && !Number.isSafeInteger(Number(literal))) {
         out += `${text.slice(start, i)}"${literal}"`;

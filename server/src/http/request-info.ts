@@ -2,7 +2,7 @@ import type { Culture } from '../config/schema.js';
 import { randomBytes } from 'node:crypto';
 
 /** Inbound X-Trace-Id is honoured when it is a sane token; otherwise a fresh 32-hex id. */
-const TRACE_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
+const TRACE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Random hex drawn in blocks: 4 KiB of random bytes are hex-encoded once, and each trace id is a

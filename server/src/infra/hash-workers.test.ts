@@ -25,7 +25,10 @@ describe('argon2 hash threads', () => {
     pool = createHashWorkers(2);
     const stored = await pool.hash('Order#Passw0rd', ARGON2_OPTIONS);
     const finished: number[] = [];
-    const jobs = Array.from({ length: 7 }, (_, i) => pool!.verify(stored, i % 3 ? 'Order#Passw0rd' : 'no').then((ok) => (finished.push(i), ok)));
+    const jobs = Array.from({ length: 7 }, (_, i) => pool!.verify(stored, i % 3 ? 'Order#Passw0rd' : 'no').then((ok) => {
+      finished.push(i);
+      return ok;
+    }));
     expect(pool.load()).toEqual({ active: 2, waiting: 5, limit: 2 });
     let peak = 0;
     const watch = setInterval(() => (peak = Math.max(peak, pool!.load().active)), 1);

@@ -178,12 +178,30 @@ describe('ASP.NET Core Identity hashes', () => {
     const bad = [
       variant((b) => b.subarray(0, 12)), // header cut short
       variant((b) => b.subarray(0, 13 + 16 + 8)), // subkey under 16 bytes
-      variant((b) => (b.writeUInt32BE(3, 1), b)), // unknown PRF
-      variant((b) => (b.writeUInt32BE(0, 5), b)), // zero iterations
-      variant((b) => (b.writeUInt32BE(0xffffffff, 5), b)), // absurd iterations
-      variant((b) => (b.writeUInt32BE(8, 9), b)), // salt under 16 bytes
-      variant((b) => (b.writeUInt32BE(0xffffffff, 9), b)), // salt longer than the payload
-      variant((b) => ((b[0] = 0x02), b)), // unknown version
+      variant((b) => {
+        b.writeUInt32BE(3, 1);
+        return b;
+      }), // unknown PRF
+      variant((b) => {
+        b.writeUInt32BE(0, 5);
+        return b;
+      }), // zero iterations
+      variant((b) => {
+        b.writeUInt32BE(0xffffffff, 5);
+        return b;
+      }), // absurd iterations
+      variant((b) => {
+        b.writeUInt32BE(8, 9);
+        return b;
+      }), // salt under 16 bytes
+      variant((b) => {
+        b.writeUInt32BE(0xffffffff, 9);
+        return b;
+      }), // salt longer than the payload
+      variant((b) => {
+        b[0] = 0x02;
+        return b;
+      }), // unknown version
       Buffer.from(identityV2('pw', salt), 'base64').subarray(0, 48).toString('base64'), // v2 one byte short
       ASPNET_V3[0]!.slice(0, -4),
       `${ASPNET_V3[0]!.slice(0, -1)}!`,

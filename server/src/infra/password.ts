@@ -115,6 +115,7 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
     return dummy;
   }
   const dummyHash: PromiseLike<string> = {
+    // biome-ignore lint/suspicious/noThenProperty: a lazy thenable: awaiting it starts the hash.
     then: (onFulfilled, onRejected) => computeDummyHash().then(onFulfilled, onRejected),
   };
 

@@ -86,7 +86,7 @@ export function filterCondition(spec: PagedFieldSpec, filter: QueryFilter, index
     }
     case 'Between': {
       const items = many();
-      if (!items || items.length !== 2) return undefined;
+      if (items?.length !== 2) return undefined;
       return sql`${col} between ${items[0]!.param} and ${items[1]!.param}`;
     }
     default: {

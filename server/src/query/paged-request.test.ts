@@ -129,8 +129,10 @@ describe('list declarations', () => {
     expect(() => definePagedList({ ...base, fields: { id: { column: users.id, type: 'id' }, 'bad name': { column: users.id, type: 'id' } } })).toThrow(/bad name/);
     expect(() => definePagedList({ ...base, fields: { id: { column: users.id, type: 'id' }, ID: { column: users.id, type: 'id' } } })).toThrow(/case/);
     expect(() => definePagedList({ ...base, fields: { id: { column: users.id, type: 'id', keyword: true } } })).toThrow(/string/);
-    // @ts-expect-error the default sort must name a declared field
-    expect(() => definePagedList({ ...base, defaultSort: [{ field: 'nope' }], fields: { id: { column: users.id, type: 'id' } } })).toThrow(/nope/);
+    expect(() =>
+      // @ts-expect-error the default sort must name a declared field
+      definePagedList({ ...base, defaultSort: [{ field: 'nope' }], fields: { id: { column: users.id, type: 'id' } } }),
+    ).toThrow(/nope/);
     expect(() =>
       // Declared, but not a keyword field.
       definePagedList({ ...base, defaultKeywordFields: ['name'], fields: { id: { column: users.id, type: 'id' }, name: { column: users.userName, type: 'string' } } }),

@@ -5,9 +5,10 @@ import { API_TITLE } from '../app.js';
 import { appRouter, serviceRoutes } from '../app-router.js';
 import { createSuperAdmin, createTestTenant, loginAs } from '../testing/auth-fixtures.js';
 import type { TestServer } from '../testing/harness.js';
-import { adminApi, departmentChain, grantScopedRole, member, startAdminServer, type AdminApi, type Call } from '../modules/user/admin-test-kit.js';
+import { departmentChain, grantScopedRole, member } from '../modules/user/admin-test-kit.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { buildRouteTable, type RouteEntry } from './table.js';
+import { adminApi, startAdminServer, type AdminApi, type Call } from '../testing/admin.js';
 
 /**
  * Real answers against the OpenAPI document: a server is started, a broad set of routes is called

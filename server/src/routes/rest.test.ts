@@ -261,7 +261,7 @@ describe('refusals', () => {
 
 describe('/trpc', () => {
   it('serves the same procedures with the same serialization', async () => {
-    const res = await server.request('/trpc/EchoAppService.GetEchoAsync?input=' + encodeURIComponent(JSON.stringify({ id: '7', color: 2 })), { headers: { 'X-Timezone': 'Asia/Shanghai' } });
+    const res = await server.request(`/trpc/EchoAppService.GetEchoAsync?input=${encodeURIComponent(JSON.stringify({ id: '7', color: 2 }))}`, { headers: { 'X-Timezone': 'Asia/Shanghai' } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body.result.data).toMatchObject({ id: '7', color: 'Green', big: '9007199254740993', when: '2026-01-15T16:30:00+08:00' });

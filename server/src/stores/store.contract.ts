@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../infra/clock.js';
 import type { EphemeralStore } from './store.js';
+import { pollUntil } from '../testing/poll.js';
 
 /** How the shared suite gets stores of one implementation. */
 export interface StoreContractOptions {
@@ -18,13 +19,7 @@ export interface StoreContractOptions {
 const WINDOW_START = Date.UTC(2026, 0, 1);
 
 /** Waits until `check` holds, polling; fails after `timeoutMs`. */
-export async function until(check: () => boolean, timeoutMs = 1_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const until = (check: () => boolean, timeoutMs = 1_000) => pollUntil(check, { timeoutMs, intervalMs: 5 });
 
 /**
  * The behaviour every EphemeralStore must have, run once per implementation. TTLs are short

@@ -76,7 +76,7 @@ export async function createTestUser(deps: AppDeps, options: TestUserOptions = {
   return { id, email, userName, password };
 }
 
-export async function createTestTenant(deps: AppDeps, fields: Partial<typeof tenants.$inferInsert> = {}): Promise<bigint> {
+export async function createTestTenant(deps: Pick<AppDeps, 'db' | 'ids'>, fields: Partial<typeof tenants.$inferInsert> = {}): Promise<bigint> {
   const id = deps.ids.next();
   await deps.db.insert(tenants).values({ id, code: `t${id}`, name: `Tenant ${id}`, ...fields });
   return id;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailsTo } from '../../modules/auth/self-service/self-service-test-kit.js';
-import { startAdminServer } from '../../modules/user/admin-test-kit.js';
 import { bearer, createTestUser, GOOD_PASSWORD, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { layoutMail } from './mail-layout.js';
+import { startAdminServer } from '../../testing/admin.js';
 
 const site = { title: 'Acme <ID>', logoUrl: 'https://acme.example/logo.png', defaultCulture: 'en-US' as const, timeZone: 'UTC' };
 

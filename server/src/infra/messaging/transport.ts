@@ -18,7 +18,7 @@ export interface OutgoingMessage {
 
 /**
  * Delivers messages. Implementations: the outbox (files, development and tests), SMTP and an
- * SMS provider (issue 5). A failure rejects; callers must not leave a code usable that was
+ * SMS provider. A failure rejects; callers must not leave a code usable that was
  * never sent.
  */
 export interface MessageTransport {

@@ -151,7 +151,7 @@ export const authRouter = router({
     .input(unlockSessionRequest)
     .mutation(({ ctx, input }) => ctx.services.sessionOps.unlock(ctx.auth, input.password)),
 
-  // One-time-code login, registration, password recovery, the OAuth bind ticket (issue 5).
+  // One-time-code login, registration, password recovery, the OAuth bind ticket.
   ...selfServiceProcedures,
 });
 

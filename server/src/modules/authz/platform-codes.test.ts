@@ -4,8 +4,9 @@ import { auditEntries, editions, permissions, rolePermissions, roles } from '../
 import { loadMigrations } from '../../infra/db/migrator.js';
 import { createSuperAdmin, createTestTenant, createTestUser, grantRole, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, startAdminServer, TENANT_ADMIN_CODES, tenantUser, type AdminApi } from '../permission/admin-test-kit.js';
+import { TENANT_ADMIN_CODES } from '../permission/admin-test-kit.js';
 import { PERMISSION_CATALOGUE } from './permission-catalogue.js';
+import { adminApi, startAdminServer, tenantUser, type AdminApi } from '../../testing/admin.js';
 
 /**
  * Platform codes (tenants, editions, cross-tenant impersonation) belong to the platform state: a

@@ -270,7 +270,7 @@ describe('impersonation', () => {
   it('may list, disable and delete, but not create or rotate', async () => {
     const { api, token, user } = await signedIn();
     const { basicId } = (await api.create()).body.data;
-    // Mark the session as an impersonation (what issue 6's impersonation endpoint writes).
+    // Mark the session as an impersonation (what the impersonation endpoint writes).
     const admin = await createTestUser(server.runtime.deps);
     const sessionId = BigInt(claimsOf(token.accessToken).SessionId as string);
     await server.runtime.deps.db.update(userSessions).set({ impersonatorUserId: admin.id }).where(eq(userSessions.id, sessionId));

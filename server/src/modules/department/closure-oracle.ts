@@ -37,7 +37,7 @@ export function expectedClosure(rows: readonly TreeRow[]): string[] {
     const fromRoot = [...chain].reverse();
     const path = fromRoot.map((r) => r.id.toString()).join('/');
     const pathName = fromRoot.map((r) => r.departmentName).join('/');
-    chain.forEach((ancestor, depth) => out.push(line(ancestor.id, row.id, depth, path, pathName)));
+    for (const [depth, ancestor] of chain.entries()) out.push(line(ancestor.id, row.id, depth, path, pathName));
   }
   return out.sort();
 }

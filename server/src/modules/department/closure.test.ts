@@ -7,7 +7,8 @@ import { bootTestRuntime } from '../../testing/harness.js';
 import { closureOfTenant, readClosure } from './closure-oracle.js';
 import { departmentErrors } from './errors.js';
 import { createDepartmentService, type DepartmentService } from './service.js';
-import { createTestTenant, expectAppError } from './test-fixtures.js';
+import { createTestTenant } from '../../testing/auth-fixtures.js';
+import { expectAppError } from './test-fixtures.js';
 
 let runtime: Awaited<ReturnType<typeof bootTestRuntime>>;
 let service: DepartmentService;

@@ -3,7 +3,7 @@ import { isAppError } from '../../errors/app-error.js';
 import { bootTestRuntime } from '../../testing/harness.js';
 import { closureOfTenant } from './closure-oracle.js';
 import { createDepartmentService, type DepartmentService } from './service.js';
-import { createTestTenant } from './test-fixtures.js';
+import { createTestTenant } from '../../testing/auth-fixtures.js';
 import type { Department } from './types.js';
 
 /**
@@ -34,7 +34,7 @@ const outcome = (r: PromiseSettledResult<unknown>) =>
 
 describe('department tree races', () => {
   it('lets only one of two crossing moves (A under B, B under A) succeed', async () => {
-    const tenantId = await createTestTenant(runtime.deps, 'race');
+    const tenantId = await createTestTenant(runtime.deps);
     for (let round = 0; round < 10; round++) {
       const root = await service.create({ tenantId, departmentName: `Root ${round}` });
       const a = await service.create({ tenantId, parentId: root.id, departmentName: `A ${round}` });
@@ -51,7 +51,7 @@ describe('department tree races', () => {
   });
 
   it('keeps a valid tree under many concurrent moves of the same nodes', async () => {
-    const tenantId = await createTestTenant(runtime.deps, 'storm');
+    const tenantId = await createTestTenant(runtime.deps);
     const nodes: Department[] = [];
     for (let i = 0; i < 8; i++) nodes.push(await service.create({ tenantId, departmentName: `N${i}` }));
     // Every ordered pair: each move is valid alone, many together would close cycles.
@@ -64,7 +64,7 @@ describe('department tree races', () => {
   });
 
   it('never leaves a child under a department deleted at the same time', async () => {
-    const tenantId = await createTestTenant(runtime.deps, 'race-del');
+    const tenantId = await createTestTenant(runtime.deps);
     for (let round = 0; round < 6; round++) {
       const parent = await service.create({ tenantId, departmentName: `Parent ${round}` });
       const results = await Promise.allSettled([

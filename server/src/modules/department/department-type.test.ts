@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departments } from '../../../../db/schema/index.js';
 import { loadMigrations } from '../../infra/db/migrator.js';
 import type { TestServer } from '../../testing/harness.js';
-import { startAdminServer, tenantWithAdmin, type AdminApi } from '../permission/admin-test-kit.js';
+import { startAdminServer, tenantWithAdmin, type AdminApi } from '../../testing/admin.js';
+import { TENANT_ADMIN } from '../permission/admin-test-kit.js';
 
 /** departmentType is the original's DepartmentType enum (it was free text here). */
 
@@ -12,7 +13,7 @@ let api: AdminApi;
 let tenantId: bigint;
 beforeAll(async () => {
   server = await startAdminServer();
-  ({ api, tenantId } = await tenantWithAdmin(server));
+  ({ api, tenantId } = await tenantWithAdmin(server, TENANT_ADMIN));
 });
 afterAll(() => server.close());
 

@@ -5,7 +5,8 @@ import { bootTestRuntime } from '../../testing/harness.js';
 import { closureOfTenant, readClosure } from './closure-oracle.js';
 import { departmentErrors } from './errors.js';
 import { createDepartmentService, type DepartmentService } from './service.js';
-import { createTestTenant, expectAppError } from './test-fixtures.js';
+import { createTestTenant } from '../../testing/auth-fixtures.js';
+import { expectAppError } from './test-fixtures.js';
 
 let runtime: Awaited<ReturnType<typeof bootTestRuntime>>;
 let service: DepartmentService;
@@ -26,8 +27,8 @@ async function snapshot(tenantId: bigint) {
 
 describe('department tenant isolation', () => {
   it("treats another tenant's departments as missing and never touches its closure", async () => {
-    const a = await createTestTenant(runtime.deps, 'iso-a');
-    const b = await createTestTenant(runtime.deps, 'iso-b');
+    const a = await createTestTenant(runtime.deps);
+    const b = await createTestTenant(runtime.deps);
     const bRoot = await service.create({ tenantId: b, departmentName: 'B root' });
     const bChild = await service.create({ tenantId: b, parentId: bRoot.id, departmentName: 'B child' });
     const aRoot = await service.create({ tenantId: a, departmentName: 'A root' });

@@ -5,7 +5,8 @@ import { bootTestRuntime } from '../../testing/harness.js';
 import { closureOfTenant, readTreeRows } from './closure-oracle.js';
 import { departmentErrors } from './errors.js';
 import { createDepartmentService, type DepartmentService } from './service.js';
-import { createTestTenant, expectAppError } from './test-fixtures.js';
+import { createTestTenant } from '../../testing/auth-fixtures.js';
+import { expectAppError } from './test-fixtures.js';
 
 /**
  * Property: whatever sequence of adds, moves, renames and deletes (valid or refused) the tree
@@ -56,7 +57,7 @@ afterAll(async () => {
 describe('department closure property', () => {
   it(`matches the closure recomputed from the parent pointers after every operation (seed ${SEED})`, { timeout: 60_000 }, async () => {
     const rng = prng(SEED);
-    const tenantId = await createTestTenant(runtime.deps, 'prop');
+    const tenantId = await createTestTenant(runtime.deps);
     const model = new Map<bigint, ModelRow>();
     const ids = () => [...model.keys()];
     const childrenOf = (id: bigint) => ids().filter((c) => model.get(c)!.parentId === id);

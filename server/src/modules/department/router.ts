@@ -127,7 +127,7 @@ export const departmentRouter = router({
 });
 
 /** The paged list of DepartmentQuery/DepartmentPage. */
-export async function departmentPageOf({ deps, services }: ServiceScope, tenantId: bigint, request: PagedRequest, filters: { status?: string | null; departmentType?: string | null; parentId?: bigint | null }, can: (code: string) => boolean) {
+export async function departmentPageOf({ deps }: ServiceScope, tenantId: bigint, request: PagedRequest, filters: { status?: string | null; departmentType?: string | null; parentId?: bigint | null }, can: (code: string) => boolean) {
   const result = await departmentList.run(deps.db, {
     request,
     base: and(
@@ -146,7 +146,7 @@ export async function departmentPageOf({ deps, services }: ServiceScope, tenantI
 }
 
 /** Enabled departments of the tenant, flat, for pickers. */
-export async function enabledDepartmentsOf({ deps, services }: ServiceScope, tenantId: bigint) {
+export async function enabledDepartmentsOf({ deps }: ServiceScope, tenantId: bigint) {
   const rows = await deps.db
     .select()
     .from(departments)

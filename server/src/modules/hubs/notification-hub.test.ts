@@ -5,7 +5,9 @@ import type { TestServer } from '../../testing/harness.js';
 import { startTwoNodes, type TwoNodes } from '../../testing/two-nodes.js';
 import { MAX_CONNECTIONS_PER_USER } from './notification-hub.js';
 import { bearer, claimsOf, createTestUser, grantRole, loginAs } from '../../testing/auth-fixtures.js';
-import { ADMIN_CODES, member, startAdminServer, tenantWithAdmin } from '../user/admin-test-kit.js';
+import { ADMIN_CODES, member, USER_ADMIN } from '../user/admin-test-kit.js';
+import { startAdminServer, tenantWithAdmin } from '../../testing/admin.js';
+import { pollUntil } from '../../testing/poll.js';
 
 /**
  * The notification hub with the client the admin front end uses (@microsoft/signalr), over real
@@ -35,17 +37,11 @@ async function connect(baseUrl: string, token: string) {
   return { connection, pushes, closed };
 }
 
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error('not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (check: () => boolean) => pollUntil(check, { intervalMs: 10 });
 
 describe('notification hub', () => {
   it("pushes ForceLogout to the logged-out session's connections only (a logout signed out the user's other devices)", async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(server.runtime.deps, tenantId);
     const phone = (await loginAs(server, bob)).accessToken;
     const laptop = (await loginAs(server, bob)).accessToken;
@@ -69,7 +65,7 @@ describe('notification hub', () => {
   });
 
   it("pushes an administrator's revoke to the revoked session's connections only, and closes them", async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(server.runtime.deps, tenantId);
     const phone = (await loginAs(server, bob)).accessToken;
     const laptop = (await loginAs(server, bob)).accessToken;
@@ -96,7 +92,7 @@ describe('notification hub', () => {
   });
 
   it('tells every connection on user deletion, with no session list (all of them)', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(server.runtime.deps, tenantId);
     const hubs = [await connect(server.url, (await loginAs(server, bob)).accessToken), await connect(server.url, (await loginAs(server, bob)).accessToken)];
     expect((await api.del('/api/User/User', { id: bob.id })).status).toBe(200);

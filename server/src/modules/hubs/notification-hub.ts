@@ -82,7 +82,7 @@ export function createNotificationHub(deps: HubDeps) {
     const message = invocation(push.target, push.arguments);
     const ended = push.closeSessions;
     for (const connection of [...mine]) {
-      const ending = ended === null || (ended !== undefined && ended.includes(connection.sessionId));
+      const ending = ended === null || ended?.includes(connection.sessionId);
       if (ended !== undefined && !ending) continue;
       if (connection.handshaken) connection.socket.send(message);
       if (ending) connection.socket.close(1000, 'Session ended');
@@ -228,8 +228,14 @@ export function createNotificationHub(deps: HubDeps) {
     /** The HTTP server's `upgrade` event for the hub path; other paths are refused. */
     upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
       const url = new URL(request.url ?? '/', 'http://hub');
-      if (url.pathname.replace(/\/+$/, '').toLowerCase() !== NOTIFICATION_HUB) return refuse(socket, 404, 'Not Found');
-      if (deps.maintenance.on && !isMaintenanceExempt(url.pathname)) return refuse(socket, 503, 'Service Unavailable', { 'Retry-After': String(deps.maintenance.retryAfterSeconds) });
+      if (url.pathname.replace(/\/+$/, '').toLowerCase() !== NOTIFICATION_HUB) {
+        refuse(socket, 404, 'Not Found');
+        return;
+      }
+      if (deps.maintenance.on && !isMaintenanceExempt(url.pathname)) {
+        refuse(socket, 503, 'Service Unavailable', { 'Retry-After': String(deps.maintenance.retryAfterSeconds) });
+        return;
+      }
       const authorization = Array.isArray(request.headers.authorization) ? request.headers.authorization[0] : request.headers.authorization;
       authenticate(hubToken(url, authorization)).then(
         (auth) => {

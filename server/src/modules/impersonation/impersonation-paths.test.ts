@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, refreshTokens, tenantMemberships, userSessions } from '../../../../db/schema/index.js';
 import { createSuperAdmin, createTestTenant, createTestUser, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { ADMIN_CODES, adminApi, grantScopedRole, member, startAdminServer, tenantAdmin, type AdminApi, type Call } from '../user/admin-test-kit.js';
+import { ADMIN_CODES, grantScopedRole, member, tenantAdmin } from '../user/admin-test-kit.js';
+import { adminApi, startAdminServer, type AdminApi, type Call } from '../../testing/admin.js';
 
 /**
  * Every way into an impersonation, swept against its rules: who may start one for whom and in

@@ -5,7 +5,8 @@ import { ManualClock } from '../../infra/clock.js';
 import { claimsOf, createSuperAdmin, createTestTenant, createTestUser, GOOD_PASSWORD, grantRole, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { createImpersonationExpiry } from './expiry.js';
-import { ADMIN_CODES, adminApi, grantScopedRole, member, startAdminServer, tenantAdmin, tenantWithAdmin } from '../user/admin-test-kit.js';
+import { ADMIN_CODES, grantScopedRole, member, tenantAdmin, USER_ADMIN } from '../user/admin-test-kit.js';
+import { adminApi, startAdminServer, tenantWithAdmin } from '../../testing/admin.js';
 
 const clock = new ManualClock(Date.now());
 let server: TestServer;
@@ -21,7 +22,7 @@ const endsOf = (sessionId: string) => deps().db.select().from(auditEntries).wher
 
 describe('impersonation', () => {
   it('starts a separate, flagged, 30-minute session without a refresh token, and ends it', async () => {
-    const { tenantId, user: admin, api, token: adminToken } = await tenantWithAdmin(server);
+    const { tenantId, user: admin, api, token: adminToken } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId, { nickName: 'Bob' });
     const started = await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id), reason: 'ticket 42' });
     expect(started.status).toBe(200);
@@ -58,7 +59,7 @@ describe('impersonation', () => {
   });
 
   it('cannot be refreshed and ends after the configured lifetime', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const data = (await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).body.data;
     const refresh = await server.json('/api/Auth/RefreshToken', { method: 'POST', json: { accessToken: data.token.accessToken, refreshToken: 'x'.repeat(43) } });
@@ -70,7 +71,7 @@ describe('impersonation', () => {
   });
 
   it('is ended by the impersonator from its own session, and audited when the impersonation session logs out', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const first = (await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).body.data;
     expect((await api.post('/api/Impersonation/EndImpersonation', { sessionId: first.sessionId })).status).toBe(200);
@@ -89,7 +90,7 @@ describe('impersonation', () => {
   });
 
   it('refuses oneself, a super-administrator, a disabled user, a non-member, and without the permission', async () => {
-    const { tenantId, user: admin, api } = await tenantWithAdmin(server);
+    const { tenantId, user: admin, api } = await tenantWithAdmin(server, USER_ADMIN);
     const start = (userId: bigint, extra: Record<string, unknown> = {}) => api.post('/api/Impersonation/Impersonation', { userId: String(userId), ...extra });
     expect((await start(admin.id)).status).toBe(422);
     const root = await createSuperAdmin(deps());
@@ -198,7 +199,7 @@ describe('impersonation', () => {
 
 describe('every end of an impersonation is audited once', () => {
   async function started() {
-    const setup = await tenantWithAdmin(server);
+    const setup = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), setup.tenantId);
     const data = (await setup.api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).body.data;
     return { ...setup, bob, sessionId: data.sessionId as string, as: adminApi(server, data.token.accessToken) };
@@ -270,7 +271,7 @@ describe('an impersonation session longer than an ordinary access token', () => 
   afterAll(() => longServer.close());
 
   it('has one access token lasting the whole session (it cannot be refreshed), refused after the session ends', async () => {
-    const { tenantId, api } = await tenantWithAdmin(longServer);
+    const { tenantId, api } = await tenantWithAdmin(longServer, USER_ADMIN);
     const bob = await member(longServer.runtime.deps, tenantId);
     const data = (await api.post('/api/Impersonation/Impersonation', { userId: String(bob.id) })).body.data;
     const { exp, iat } = claimsOf(data.token.accessToken) as { exp: number; iat: number };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSuperAdmin, createTestTenant, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { departmentChain, member, startAdminServer, tenantAdmin, tenantWithAdmin } from '../user/admin-test-kit.js';
+import { departmentChain, member, tenantAdmin, USER_ADMIN } from '../user/admin-test-kit.js';
+import { startAdminServer, tenantWithAdmin } from '../../testing/admin.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -16,7 +17,7 @@ type Item = { userId?: string; userName: string; loginResult: string; loginTime:
 
 describe('LoginLogQuery/LoginLogPage', () => {
   it('pages the login log of the context with filters on user, result, time and keyword', async () => {
-    const { tenantId, user: admin, api } = await tenantWithAdmin(server);
+    const { tenantId, user: admin, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     await loginAs(server, bob);
     await failLogin(bob.email!);

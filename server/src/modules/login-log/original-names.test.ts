@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginLogs } from '../../../../db/schema/index.js';
 import { claimsOf } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { member, startAdminServer, tenantWithAdmin } from '../user/admin-test-kit.js';
+import { member, USER_ADMIN } from '../user/admin-test-kit.js';
+import { startAdminServer, tenantWithAdmin } from '../../testing/admin.js';
 
 /*
  * The original's Vue login-log page reads `loginResult`, `os`, `traceId`, `createdTime` and sends
@@ -25,7 +26,7 @@ type Item = Record<string, unknown> & { loginResult: string; loginTime: string }
 
 /** Bob logs in from an iPhone with a trace id, then fails once; returns what the rows should show. */
 async function bobWithTwoRows() {
-  const { tenantId, api } = await tenantWithAdmin(server);
+  const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
   const bob = await member(deps(), tenantId);
   const traceId = `trace-${bob.id}`;
   const ok = await server.json('/api/Auth/Login', { method: 'POST', headers: { 'user-agent': IPHONE, 'x-trace-id': traceId }, json: { username: bob.email, password: bob.password } });

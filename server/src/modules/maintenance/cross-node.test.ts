@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTwoNodes, type TwoNodes } from '../../testing/two-nodes.js';
+import { pollUntil } from '../../testing/poll.js';
 
 /**
  * Two nodes sharing one PostgreSQL and one Redis: the operator switches maintenance on node A
@@ -20,14 +21,8 @@ async function statusOf(url: string, path: string, init: RequestInit = {}) {
   return { status: res.status, retryAfter: res.headers.get('retry-after') };
 }
 
-async function until(check: () => Promise<boolean>, ms = 3000): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error('not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return Date.now() - started;
-}
+/** The milliseconds until `check` holds (within 3 s). */
+const until = (check: () => Promise<boolean>) => pollUntil(check, { timeoutMs: 3_000, intervalMs: 20 });
 
 describe('operator maintenance across nodes', () => {
   it('switched on node A is on at node B at once, and off again', async () => {

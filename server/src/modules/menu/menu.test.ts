@@ -4,8 +4,9 @@ import { menus } from '../../../../db/schema/index.js';
 import { createSuperAdmin, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
-import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
 import { expectAuthors } from '../user/authors-test-kit.js';
+import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../../testing/admin.js';
+import { TENANT_ADMIN } from '../permission/admin-test-kit.js';
 
 let server: TestServer;
 let api: AdminApi;
@@ -14,7 +15,7 @@ let creator: TestUser;
 let systemMenuId: string;
 beforeAll(async () => {
   server = await startAdminServer();
-  ({ api, tenantId, user: creator } = await tenantWithAdmin(server));
+  ({ api, tenantId, user: creator } = await tenantWithAdmin(server, TENANT_ADMIN));
   const [system] = await server.runtime.deps.db.select({ id: menus.id }).from(menus).where(and(eq(menus.tenantId, 0n), eq(menus.menuCode, 'system')));
   systemMenuId = String(system!.id);
 });
@@ -57,7 +58,7 @@ describe('menus', () => {
     // The tenant's members holding the code see it in their menu routes; other tenants never do.
     const { api: reader } = await tenantUser(server, tenantId, ['saas:role:read']);
     expect(paths((await reader.get('/api/Auth/Permissions')).body.data.menus)).toContain('/system/reports');
-    const { tenantId: otherTenant } = await tenantWithAdmin(server);
+    const { tenantId: otherTenant } = await tenantWithAdmin(server, TENANT_ADMIN);
     const { api: outsider } = await tenantUser(server, otherTenant, ['saas:role:read']);
     expect(paths((await outsider.get('/api/Auth/Permissions')).body.data.menus)).not.toContain('/system/reports');
 

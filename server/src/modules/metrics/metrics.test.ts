@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { startAdminServer } from '../user/admin-test-kit.js';
 import { startMetricsListener } from './listener.js';
+import { startAdminServer } from '../../testing/admin.js';
 
 const KEY = 'metrics-operator-key-0123456789abcdef';
 

@@ -167,7 +167,7 @@ export function createOpenApiGate(deps: AppDeps, services: { credentials: Creden
     const ip = c.get('info').ip;
     const found = credentials.find(accessKey, () => throttleLookup(ip));
     const entry = found instanceof Promise ? await found : found;
-    if (!entry || !entry.usable || (entry.expiresMs !== null && entry.expiresMs <= nowMs)) throw appError(openApiErrors.ACCESS_KEY_INVALID);
+    if (!entry?.usable || (entry.expiresMs !== null && entry.expiresMs <= nowMs)) throw appError(openApiErrors.ACCESS_KEY_INVALID);
     if (!addressAllowed(entry.allowList, ip)) throw appError(openApiErrors.IP_NOT_ALLOWED);
 
     const algorithm = signAlgorithm(header('x-sign-algorithm'), entry);

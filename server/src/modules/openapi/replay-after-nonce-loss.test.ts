@@ -10,6 +10,7 @@ import { startTwoNodes, type TwoNodes } from '../../testing/two-nodes.js';
 import { startRestartableRedis, type RestartableRedis } from '../../stores/testing-redis.js';
 import { referenceSign, type ReferenceCredential } from './reference-signer.js';
 import { issueCredential, startSignedServer, untilNextSecond } from './test-kit.js';
+import { pollUntil } from '../../testing/poll.js';
 
 /**
  * A signed request is accepted once: its nonce is remembered while its timestamp is acceptable.
@@ -38,13 +39,7 @@ const accepted = { status: 200, code: 200, data: expect.objectContaining({ ok: t
 const predates = { status: 409, code: 409, data: PREDATES };
 const replayed = { status: 409, code: 409, data: REPLAYED };
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (check: () => Promise<boolean>, what: string) => pollUntil(check, { what, timeoutMs: 15_000, intervalMs: 50 });
 
 describe('a single node restarted (the in-process record of nonces)', () => {
   let backends: TestBackends;

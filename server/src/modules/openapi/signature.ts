@@ -53,8 +53,8 @@ export function sortedQuery(rawQuery: string): Array<[string, string]> {
 }
 
 /** The canonical query of a raw query string (without `?`). */
-export function canonicalQuery(rawQuery: string, escape: (text: string) => string = escapeDataString): string {
-  return sortedQuery(rawQuery).map(([k, v]) => `${escape(k)}=${escape(v)}`).join('&');
+export function canonicalQuery(rawQuery: string, escapeText: (text: string) => string = escapeDataString): string {
+  return sortedQuery(rawQuery).map(([k, v]) => `${escapeText(k)}=${escapeText(v)}`).join('&');
 }
 
 export function stringToSign(method: string, path: string, query: string, contentSign: string, timestamp: string, nonce: string): string {

@@ -278,7 +278,7 @@ describe('every failure stage answers its code', () => {
       });
       req.on('error', reject);
       // Only the first kilobyte of the declared ten megabytes is ever sent.
-      req.write('{"a":"' + 'x'.repeat(1024));
+      req.write(`{"a":"${'x'.repeat(1024)}`);
     });
     expectFailure(res, 413);
   });
@@ -313,7 +313,7 @@ describe('every failure stage answers its code', () => {
   });
 
   it('never answers 500 to garbage headers', async () => {
-    const garbage = ['\u0001', '%', 'ak_' + 'x'.repeat(200), '9'.repeat(40)];
+    const garbage = ['\u0001', '%', `ak_${'x'.repeat(200)}`, '9'.repeat(40)];
     for (const value of garbage) {
       const res = await server.request('/api/openapi/Ping?%zz=%&a', { headers: { 'X-Access-Key': value.replace(/[^\x20-\x7e]/g, '?'), 'X-Timestamp': nowSeconds(server.runtime.deps), 'X-Nonce': 'g', 'X-Signature': value.replace(/[^\x20-\x7e]/g, '?'), 'X-Content-Sign': value.replace(/[^\x20-\x7e]/g, '?') } });
       expect(res.status, value).toBeLessThan(500);

@@ -97,7 +97,7 @@ export function parseSm2PublicKey(text: string): Sm2PublicKey | undefined {
     const prefix = der.subarray(0, der.length - 65).toString('hex');
     if (SPKI_PREFIXES.includes(prefix)) raw = der.subarray(der.length - 65);
   }
-  if (!raw || raw.length !== 65) return undefined;
+  if (raw?.length !== 65) return undefined;
   const x = toBig(raw.subarray(1, 33));
   const y = toBig(raw.subarray(33));
   // On the curve, or it is no key at all.

@@ -4,7 +4,8 @@ import { roles, userRoles } from '../../../../db/schema/index.js';
 import { createSuperAdmin, createTestTenant, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { PERMISSION_CATALOGUE } from '../authz/permission-catalogue.js';
-import { adminApi, platformUser, startAdminServer, tenantUser, tenantWithAdmin, type AdminApi } from './admin-test-kit.js';
+import { platformUser, TENANT_ADMIN } from './admin-test-kit.js';
+import { adminApi, startAdminServer, tenantUser, tenantWithAdmin, type AdminApi } from '../../testing/admin.js';
 
 /**
  * Grants and revocations made through the administration endpoints apply to the holders' very
@@ -17,7 +18,7 @@ let tenantId: bigint;
 let admin: AdminApi;
 beforeAll(async () => {
   server = await startAdminServer();
-  ({ tenantId, api: admin } = await tenantWithAdmin(server));
+  ({ tenantId, api: admin } = await tenantWithAdmin(server, TENANT_ADMIN));
 });
 afterAll(() => server.close());
 

@@ -5,10 +5,11 @@ import {
 } from '../../../../db/schema/index.js';
 import { createTestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { PLATFORM_CODES, startAdminServer, TENANT_ADMIN_CODES, tenantUser, tenantWithAdmin, type AdminApi, type Call } from './admin-test-kit.js';
+import { PLATFORM_CODES, TENANT_ADMIN_CODES, TENANT_ADMIN } from './admin-test-kit.js';
+import { startAdminServer, tenantUser, tenantWithAdmin, type AdminApi, type Call } from '../../testing/admin.js';
 
 /**
- * The isolation sweep (issue 6): an administrator of tenant A, holding every code of these
+ * The isolation sweep: an administrator of tenant A, holding every code of these
  * modules (the platform ones too), calls every read and write endpoint of tenants, memberships,
  * roles, departments, positions and menus with ids, filters and keywords that point at tenant B.
  * Nothing of B may appear in any answer, and nothing of B may change.
@@ -26,8 +27,8 @@ const A: Record<string, string> = {};
 beforeAll(async () => {
   server = await startAdminServer();
   const deps = server.runtime.deps;
-  ({ tenantId: tenantB, api: b } = await tenantWithAdmin(server));
-  const tenantA = (await tenantWithAdmin(server)).tenantId;
+  ({ tenantId: tenantB, api: b } = await tenantWithAdmin(server, TENANT_ADMIN));
+  const tenantA = (await tenantWithAdmin(server, TENANT_ADMIN)).tenantId;
   ({ api: a } = await tenantUser(server, tenantA, [...TENANT_ADMIN_CODES, ...PLATFORM_CODES]));
 
   const ok = (res: Call) => {

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
-import { auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
 import { expectAuthors } from '../user/authors-test-kit.js';
+import { auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../../testing/admin.js';
+import { TENANT_ADMIN } from '../permission/admin-test-kit.js';
 
 let server: TestServer;
 let api: AdminApi;
@@ -11,7 +12,7 @@ let tenantId: bigint;
 let creator: TestUser;
 beforeAll(async () => {
   server = await startAdminServer();
-  ({ api, tenantId, user: creator } = await tenantWithAdmin(server));
+  ({ api, tenantId, user: creator } = await tenantWithAdmin(server, TENANT_ADMIN));
 });
 afterAll(() => server.close());
 

@@ -101,7 +101,11 @@ export function createHistory(deps: HistoryDeps) {
         }
       }
       const days = new Map<string, { access: number; logins: number; operations: number }>();
-      const entry = (key: string) => days.get(key) ?? (days.set(key, { access: 0, logins: 0, operations: 0 }), days.get(key)!);
+      const entry = (key: string) => {
+        let day = days.get(key);
+        if (!day) days.set(key, (day = { access: 0, logins: 0, operations: 0 }));
+        return day;
+      };
       for (const r of logDays) Object.assign(entry(r.day), { access: Number(r.events), logins: Number(r.logins) });
       for (const r of auditDays) entry(r.day).operations = Number(r.n);
       for (const key of online.keys()) entry(key);

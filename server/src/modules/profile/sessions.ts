@@ -32,7 +32,7 @@ function live(userId: bigint, now: Date) {
 }
 
 /** GET /api/Profile/Sessions: current first, then the latest activity (at most 500). */
-export async function listOwnSessions({ deps, services }: ServiceScope, ctx: Ctx) {
+export async function listOwnSessions({ deps }: ServiceScope, ctx: Ctx) {
   const { sessionId, userId } = ctx.auth;
   const rows = await deps.db
     .select()

@@ -4,7 +4,8 @@ import { roleDataScopeDepartments, roles, users } from '../../../../db/schema/in
 import { loadMigrations } from '../../infra/db/migrator.js';
 import { createTestUser, grantRole } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi } from '../permission/admin-test-kit.js';
+import { adminApi, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi } from '../../testing/admin.js';
+import { TENANT_ADMIN } from '../permission/admin-test-kit.js';
 
 /**
  * RoleType and DataPermissionScope carry the original's names and numbers (its admin front end
@@ -16,7 +17,7 @@ let tenantId: bigint;
 let api: AdminApi;
 beforeAll(async () => {
   server = await startAdminServer();
-  ({ tenantId, api } = await tenantWithAdmin(server));
+  ({ tenantId, api } = await tenantWithAdmin(server, TENANT_ADMIN));
 });
 afterAll(() => server.close());
 
@@ -140,7 +141,7 @@ describe('role update with a data scope', () => {
     const same = await editor.put('/api/Role/Role', { basicId: role, roleName: 'Same scope', dataScope: 1 });
     expect(same.body.data).toMatchObject({ roleName: 'Same scope', dataScope: 'DepartmentOnly' });
 
-    const { tenantId: other, api: otherAdmin } = await tenantWithAdmin(server);
+    const { tenantId: other, api: otherAdmin } = await tenantWithAdmin(server, TENANT_ADMIN);
     expect(other).not.toBe(tenantId);
     const foreign = (await otherAdmin.post('/api/Department/Department', { departmentName: 'Foreign' })).body.data.basicId as string;
     expect((await api.put('/api/Role/Role', { basicId: role, dataScope: 'Custom', departmentIds: [foreign] })).status).toBe(404);

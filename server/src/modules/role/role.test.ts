@@ -4,8 +4,9 @@ import { departments, permissions, rolePermissions, roles, userRoles } from '../
 import { createSuperAdmin, createTestTenant, createTestUser, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
-import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, TENANT_ADMIN_CODES, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
+import { TENANT_ADMIN_CODES, TENANT_ADMIN } from '../permission/admin-test-kit.js';
 import { expectAuthors } from '../user/authors-test-kit.js';
+import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../../testing/admin.js';
 
 let server: TestServer;
 let tenantId: bigint;
@@ -15,7 +16,7 @@ let creator: TestUser;
 beforeAll(async () => {
   server = await startAdminServer();
   let admin;
-  ({ tenantId, api, user: admin } = await tenantWithAdmin(server));
+  ({ tenantId, api, user: admin } = await tenantWithAdmin(server, TENANT_ADMIN));
   adminId = admin.id;
   creator = admin;
 });

@@ -5,7 +5,8 @@ import { ManualClock } from '../../infra/clock.js';
 import { bearer, createSuperAdmin, createTestTenant, createTestUser, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { mailsTo } from '../auth/self-service/self-service-test-kit.js';
-import { ADMIN_CODES, adminApi, member, startAdminServer, tenantAdmin, tenantWithAdmin as adminTenant } from '../user/admin-test-kit.js';
+import { ADMIN_CODES, member, tenantAdmin } from '../user/admin-test-kit.js';
+import { adminApi, startAdminServer, tenantWithAdmin as adminTenant } from '../../testing/admin.js';
 
 /** Invitations over HTTP: the tenant learns nothing of the address; the invitee decides. */
 const clock = new ManualClock(Date.now());
@@ -31,7 +32,8 @@ async function outsider(options: { emailVerified?: boolean } = {}) {
 const MEMBER_CODES = ['saas:tenant-member:grant', 'saas:tenant-member:read', 'saas:tenant-member:revoke'];
 
 /** A tenant with an administrator who may manage its members. */
-const tenantWithAdmin = (server: TestServer, fields: Parameters<typeof createTestTenant>[1] = {}) => adminTenant(server, fields, [...ADMIN_CODES, ...MEMBER_CODES]);
+const tenantWithAdmin = (server: TestServer, fields: Parameters<typeof createTestTenant>[1] = {}) =>
+  adminTenant(server, { codes: [...ADMIN_CODES, ...MEMBER_CODES], dataScope: 'All', fields });
 
 const invite = (api: ReturnType<typeof adminApi>, email: string, extra: Record<string, unknown> = {}) => api.post('/api/TenantInvitation/TenantInvitation', { email, ...extra });
 

@@ -4,7 +4,8 @@ import { tenantMemberships, tenants, userRoles } from '../../../../db/schema/ind
 import { createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
-import { adminApi, auditEntry, platformUser, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
+import { platformUser, TENANT_ADMIN } from '../permission/admin-test-kit.js';
+import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../../testing/admin.js';
 
 let server: TestServer;
 let tenantId: bigint;
@@ -13,7 +14,7 @@ let adminId: bigint;
 beforeAll(async () => {
   server = await startAdminServer();
   let admin;
-  ({ tenantId, api, user: admin } = await tenantWithAdmin(server));
+  ({ tenantId, api, user: admin } = await tenantWithAdmin(server, TENANT_ADMIN));
   adminId = admin.id;
 });
 afterAll(() => server.close());
@@ -49,7 +50,7 @@ describe('memberships of the current tenant', () => {
   });
 
   it('refuses a new member at the seat limit, and frees the seat when one is disabled', async () => {
-    const { tenantId: small, api: smallAdmin } = await tenantWithAdmin(server, { seatLimit: 2 });
+    const { tenantId: small, api: smallAdmin } = await tenantWithAdmin(server, { ...TENANT_ADMIN, fields: { seatLimit: 2 } });
     const first = await createTestUser(deps(), { tenantId: small });
     const second = await createTestUser(deps(), { tenantId: small });
     const added = await smallAdmin.post('/api/TenantMember/TenantMember', { userId: String(first.id) });
@@ -66,7 +67,7 @@ describe('memberships of the current tenant', () => {
   });
 
   it('counts a membership extended past its expiry as a new seat', async () => {
-    const { tenantId: small, api: smallAdmin } = await tenantWithAdmin(server, { seatLimit: 2 });
+    const { tenantId: small, api: smallAdmin } = await tenantWithAdmin(server, { ...TENANT_ADMIN, fields: { seatLimit: 2 } });
     const first = await createTestUser(deps(), { tenantId: small });
     const second = await createTestUser(deps(), { tenantId: small });
     const added = await smallAdmin.post('/api/TenantMember/TenantMember', { userId: String(first.id) });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, editions, roles, tenantMemberships } from '../../../../db/schema/index.js';
 import { createSuperAdmin, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, platformUser, startAdminServer, tenantUser, tenantWithAdmin, TENANT_ADMIN_CODES, type AdminApi, type Call } from '../permission/admin-test-kit.js';
+import { platformUser, TENANT_ADMIN_CODES, TENANT_ADMIN } from '../permission/admin-test-kit.js';
+import { adminApi, startAdminServer, tenantUser, tenantWithAdmin, type AdminApi, type Call } from '../../testing/admin.js';
 
 /**
  * TenantStatus, TenantConfigStatus, TenantMemberType and TenantMemberInviteStatus carry the
@@ -18,7 +19,7 @@ let admin: AdminApi;
 beforeAll(async () => {
   server = await startAdminServer();
   ({ api: platform } = await platformUser(server));
-  ({ tenantId, api: admin } = await tenantWithAdmin(server));
+  ({ tenantId, api: admin } = await tenantWithAdmin(server, TENANT_ADMIN));
 });
 afterAll(() => server.close());
 

@@ -5,7 +5,8 @@ import { allows } from '../authz/snapshot.js';
 import { createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
-import { adminApi, auditEntry, platformUser, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../permission/admin-test-kit.js';
+import { platformUser, TENANT_ADMIN } from '../permission/admin-test-kit.js';
+import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../../testing/admin.js';
 
 let server: TestServer;
 let platform: AdminApi;
@@ -104,7 +105,7 @@ describe('tenants (platform state)', () => {
   });
 
   it('is a platform operation: refused inside a tenant, even with the codes, and without the codes', async () => {
-    const { tenantId } = await tenantWithAdmin(server);
+    const { tenantId } = await tenantWithAdmin(server, TENANT_ADMIN);
     const { api: inTenant } = await tenantUser(server, tenantId, ['saas:tenant:read', 'saas:tenant:create', 'saas:edition:read']);
     const page = await inTenant.post('/api/TenantQuery/TenantPage', {});
     expect(page.status).toBe(403);
@@ -212,7 +213,7 @@ describe('audit', () => {
     const tenant = await createTenant();
     const edition = (await platform.post('/api/Edition/Edition', { editionCode: unique('used'), editionName: 'Used' })).body.data.basicId as string;
     await platform.put('/api/Tenant/Tenant', { basicId: tenant.basicId, editionId: edition });
-    const { tenantId } = await tenantWithAdmin(server);
+    const { tenantId } = await tenantWithAdmin(server, TENANT_ADMIN);
     const { api: inTenant } = await tenantUser(server, tenantId, ['saas:tenant:status', 'saas:edition:delete']);
     const audit = await watchAudit(server);
     expect((await platform.post('/api/Tenant/Tenant', { tenantCode: tenant.tenantCode, tenantName: 'Twin' })).status).toBe(409);

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userSessions } from '../../../../db/schema/index.js';
 import { claimsOf } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { member, startAdminServer, tenantWithAdmin } from '../user/admin-test-kit.js';
+import { member, USER_ADMIN } from '../user/admin-test-kit.js';
+import { startAdminServer, tenantWithAdmin } from '../../testing/admin.js';
 
 /*
  * The original writes a session's deviceType as an int of its DeviceType enum (Unknown 0, Web 1,
@@ -29,7 +30,7 @@ const AGENTS: Record<string, [string, number]> = {
 
 describe('UserSessionQuery/UserSessions deviceType', () => {
   it('is the original\'s DeviceType number for each kind of client', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const expected = new Map<string, number>();
     for (const [deviceId, [agent, code]] of Object.entries(AGENTS)) {
@@ -47,7 +48,7 @@ describe('UserSessionQuery/UserSessions deviceType', () => {
   });
 
   it('maps a stored name of the original to its own number and anything unknown to 0', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const ids: string[] = [];
     for (const deviceId of ['a', 'b']) {

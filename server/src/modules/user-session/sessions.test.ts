@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, userSessions } from '../../../../db/schema/index.js';
 import { claimsOf, createTestTenant, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, member, startAdminServer, tenantAdmin, tenantWithAdmin } from '../user/admin-test-kit.js';
+import { member, tenantAdmin, USER_ADMIN } from '../user/admin-test-kit.js';
+import { adminApi, startAdminServer, tenantWithAdmin } from '../../testing/admin.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -16,7 +17,7 @@ const sessionOf = (token: string) => claimsOf(token).SessionId as string;
 
 describe('sessions for administrators', () => {
   it('lists a user\'s active sessions and revokes one: that client gets 401, the others carry on', async () => {
-    const { tenantId, user: admin, api } = await tenantWithAdmin(server);
+    const { tenantId, user: admin, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const phone = (await loginAs(server, bob, { deviceId: 'phone' })).accessToken;
     const laptop = (await loginAs(server, bob, { deviceId: 'laptop' })).accessToken;
@@ -46,7 +47,7 @@ describe('sessions for administrators', () => {
   });
 
   it('revokes all sessions of a user', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const tokens = [(await loginAs(server, bob, { deviceId: 'a' })).accessToken, (await loginAs(server, bob, { deviceId: 'b' })).accessToken];
     const res = await api.post('/api/UserSession/RevokeUserSessions', { userId: String(bob.id) });
@@ -71,7 +72,7 @@ describe('sessions for administrators', () => {
 
   it('shows and ends, for a member from another tenant, only the sessions in this context', async () => {
     const home = await createTestTenant(deps());
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     // Two memberships: the login lands in the platform state, then switches into each tenant.
     const visitor = await createTestUser(deps(), { tenantId: home, memberOf: [home, tenantId] });
     const here = (await loginAs(server, visitor, { deviceId: 'here' })).accessToken;

@@ -1,18 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { roleDataScopeDepartments, roles, userDepartments } from '../../../../db/schema/index.js';
 import type { AppGraph as AppDeps } from '../../services.js';
-import type { Clock } from '../../infra/clock.js';
 import { createDepartmentService } from '../department/service.js';
-import { bearer, createTestTenant, createTestUser, grantRole, loginAs, type TestUser, type TestUserOptions } from '../../testing/auth-fixtures.js';
-import { startTestServer, type TestServer } from '../../testing/harness.js';
+import { adminApi, type TenantAdminOptions } from '../../testing/admin.js';
+import { createTestUser, grantRole, loginAs, type TestUser, type TestUserOptions } from '../../testing/auth-fixtures.js';
+import type { TestServer } from '../../testing/harness.js';
 import type { DataScope } from '../authz/snapshot.js';
 
 /**
  * Shared by the administration tests (users, assignments, sessions, login log, impersonation):
- * a server, administrators with chosen codes and data scope, and the HTTP calls they make.
+ * their codes, members and administrators with a data scope (the rest of the kit is in
+ * server/src/testing/admin.ts).
  */
 
-/** Every code an administrator of this part of issue 6 uses. */
+/** Every code an administrator of users, sessions, the login log and impersonation uses. */
 export const ADMIN_CODES = [
   'saas:user:read', 'saas:user:read-contact', 'saas:user:create', 'saas:user:update', 'saas:user:status', 'saas:user:delete',
   'saas:user-security:reset-password', 'saas:user-security:reset-two-factor',
@@ -21,15 +22,8 @@ export const ADMIN_CODES = [
   'saas:user-session:read', 'saas:user-session:revoke', 'saas:login-log:read', 'saas:impersonation:start',
 ];
 
-/** Captcha off; login throttles raised (every test logs in from 127.0.0.1). */
-export function startAdminServer(options: { clock?: Clock; config?: Record<string, unknown> } = {}): Promise<TestServer> {
-  const { clock, config = {} } = options;
-  const saas = (config.Saas ?? {}) as Record<string, Record<string, unknown>>;
-  return startTestServer({
-    ...(clock ? { clock } : {}),
-    config: { ...config, Saas: { ...saas, Auth: { CaptchaEnabled: false, ThrottlePerIp: 100_000, ThrottlePerAccountAndIp: 10_000, ...(saas.Auth ?? {}) } } },
-  });
-}
+/** The administrator `tenantWithAdmin` makes for these tests: every code above, over all data. */
+export const USER_ADMIN: TenantAdminOptions = { codes: ADMIN_CODES, dataScope: 'All' };
 
 /** A role with codes and a data scope, assigned in the tenant; returns the role id. */
 export async function grantScopedRole(deps: AppDeps, userId: bigint, tenantId: bigint, codes: string[], dataScope: DataScope = 'All', customDepartments: bigint[] = []): Promise<bigint> {
@@ -56,12 +50,6 @@ export async function tenantAdmin(server: TestServer, tenantId: bigint, options:
   return { user, token, api: adminApi(server, token) };
 }
 
-/** A tenant with an administrator (ADMIN_CODES unless `codes` says otherwise). */
-export async function tenantWithAdmin(server: TestServer, fields: Parameters<typeof createTestTenant>[1] = {}, codes?: string[]) {
-  const tenantId = await createTestTenant(server.runtime.deps, fields);
-  return { tenantId, ...(await tenantAdmin(server, tenantId, codes ? { codes } : {})) };
-}
-
 /** Departments of a tenant: a root with a child and a grandchild. */
 export async function departmentChain(deps: AppDeps, tenantId: bigint) {
   const service = createDepartmentService(deps);
@@ -71,23 +59,3 @@ export async function departmentChain(deps: AppDeps, tenantId: bigint) {
   const other = await service.create({ tenantId, departmentName: 'Research' });
   return { root: root.id, child: child.id, grandchild: grandchild.id, other: other.id };
 }
-
-export type Call = { status: number; body: any };
-
-/** The calls an administration client makes (English texts, so tests can read them). */
-export function adminApi(server: TestServer, token: string) {
-  const headers = { ...bearer(token), 'x-language': 'en-US' };
-  const query = (q: Record<string, unknown> = {}) => {
-    const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
-    const text = params.toString();
-    return text ? `?${text}` : '';
-  };
-  return {
-    get: (path: string, q?: Record<string, unknown>): Promise<Call> => server.json(`${path}${query(q)}`, { headers }),
-    post: (path: string, json: unknown = {}): Promise<Call> => server.json(path, { method: 'POST', headers, json }),
-    put: (path: string, json: unknown = {}): Promise<Call> => server.json(path, { method: 'PUT', headers, json }),
-    del: (path: string, q?: Record<string, unknown>): Promise<Call> => server.json(`${path}${query(q)}`, { method: 'DELETE', headers }),
-  };
-}
-
-export type AdminApi = ReturnType<typeof adminApi>;

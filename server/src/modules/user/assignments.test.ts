@@ -4,7 +4,8 @@ import { auditEntries, permissions, rolePermissions, roles, userDepartments, use
 import { ManualClock } from '../../infra/clock.js';
 import { createTestTenant, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, departmentChain, member, startAdminServer, tenantAdmin, tenantWithAdmin } from './admin-test-kit.js';
+import { departmentChain, member, tenantAdmin, USER_ADMIN } from './admin-test-kit.js';
+import { adminApi, startAdminServer, tenantWithAdmin } from '../../testing/admin.js';
 
 const clock = new ManualClock(Date.now());
 let server: TestServer;
@@ -28,7 +29,7 @@ async function role(tenantId: bigint, codes: string[], fields: Partial<typeof ro
 
 describe('UserRole', () => {
   it('grants with a window: the permission applies on the next request only inside it', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const bobApi = adminApi(server, (await loginAs(server, bob)).accessToken);
     const reader = await role(tenantId, ['saas:user:read']);
@@ -54,7 +55,7 @@ describe('UserRole', () => {
   });
 
   it('refuses duplicates, bad windows, another tenant\'s role, more than the caller holds, the super-administrator role and full roles', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const reader = await role(tenantId, ['saas:user:read']);
     expect((await api.post('/api/UserRole/UserRole', { userId: String(bob.id), roleId: String(reader) })).status).toBe(200);
@@ -77,7 +78,7 @@ describe('UserRole', () => {
   });
 
   it('replaces the set of a user\'s roles', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const [a, b, c] = [await role(tenantId, []), await role(tenantId, []), await role(tenantId, [])];
     await api.post('/api/UserRole/UserRole', { userId: String(bob.id), roleId: String(a) });
@@ -92,7 +93,7 @@ describe('UserRole', () => {
 
 describe('UserDepartment', () => {
   it('keeps one main department: the first is main, isMain moves it, and lists main first', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const d = await departmentChain(deps(), tenantId);
     const bob = await member(deps(), tenantId);
     const first = await api.post('/api/UserDepartment/UserDepartment', { userId: String(bob.id), departmentId: String(d.child), employeeNumber: 'E-1' });

@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import { users } from '../../../../db/schema/index.js';
 import type { TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { tenantUser, TENANT_ADMIN_CODES, type AdminApi, type Call } from '../permission/admin-test-kit.js';
+import { TENANT_ADMIN_CODES } from '../permission/admin-test-kit.js';
+import { tenantUser, type AdminApi, type Call } from '../../testing/admin.js';
 
 /**
  * The "created by / modified by" check shared by the tests of roles, departments, positions and

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, tenantMemberships } from '../../../../db/schema/index.js';
 import { createTestTenant, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { ADMIN_CODES, adminApi, departmentChain, grantScopedRole, member, startAdminServer, tenantAdmin } from './admin-test-kit.js';
+import { ADMIN_CODES, departmentChain, grantScopedRole, member, tenantAdmin } from './admin-test-kit.js';
+import { adminApi, startAdminServer } from '../../testing/admin.js';
 
 /** A user's data-scope override over HTTP: set, read, cleared, bounded by the caller's own scope. */
 let server: TestServer;

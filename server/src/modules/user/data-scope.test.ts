@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOD_PASSWORD } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { createTestTenant } from '../../testing/auth-fixtures.js';
-import { departmentChain, member, startAdminServer, tenantAdmin, type AdminApi } from './admin-test-kit.js';
+import { departmentChain, member, tenantAdmin } from './admin-test-kit.js';
+import { startAdminServer, type AdminApi } from '../../testing/admin.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -5,7 +5,8 @@ import {
 } from '../../../../db/schema/index.js';
 import { claimsOf, createTestTenant, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { ADMIN_CODES, adminApi, departmentChain, grantScopedRole, member, startAdminServer, tenantAdmin, type Call } from './admin-test-kit.js';
+import { ADMIN_CODES, departmentChain, grantScopedRole, member, tenantAdmin } from './admin-test-kit.js';
+import { adminApi, startAdminServer, type Call } from '../../testing/admin.js';
 
 /**
  * The isolation sweep: an administrator of tenant A, holding every code of this part (scope All),

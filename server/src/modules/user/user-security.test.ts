@@ -4,9 +4,9 @@ import { tenantMemberships, users, userSecurity, userSessions } from '../../../.
 import { ManualClock } from '../../infra/clock.js';
 import { createTestTenant, createTestUser, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { auditEntry, watchAudit } from '../permission/admin-test-kit.js';
 import { SessionStatus } from '../auth/session/session-state.js';
-import { ADMIN_CODES, adminApi, grantScopedRole, member, startAdminServer, tenantAdmin } from './admin-test-kit.js';
+import { ADMIN_CODES, grantScopedRole, member, tenantAdmin } from './admin-test-kit.js';
+import { auditEntry, watchAudit, adminApi, startAdminServer } from '../../testing/admin.js';
 
 /**
  * PUT /api/UserSecurity/UserLock and UserLoginPolicy over HTTP: what they store, what the next

@@ -5,7 +5,8 @@ import { auditEntries, roles, tenantMemberships, users, userSecurity, userSessio
 import { createSuperAdmin, createTestTenant, createTestUser, GOOD_PASSWORD, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { readOutbox } from '../../infra/messaging/outbox.js';
-import { adminApi, grantScopedRole, member, startAdminServer, tenantAdmin, tenantWithAdmin } from './admin-test-kit.js';
+import { grantScopedRole, member, tenantAdmin, USER_ADMIN } from './admin-test-kit.js';
+import { adminApi, startAdminServer, tenantWithAdmin } from '../../testing/admin.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -18,7 +19,7 @@ const NEW_PASSWORD = 'Fresh#Passw0rd!9';
 
 describe('UserQuery', () => {
   it('answers the detail of a member, null for anyone else, and masks contacts without read-contact', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId, { nickName: 'Bob', phone: '+4915112345678' });
     const detail = await api.get('/api/UserQuery/UserDetail', { id: bob.id });
     expect(detail.status).toBe(200);
@@ -37,7 +38,7 @@ describe('UserQuery', () => {
   });
 
   it('pages users with keyword, filters and sorts, inside the context only, and hides super-administrators', async () => {
-    const { tenantId, user: admin, api } = await tenantWithAdmin(server);
+    const { tenantId, user: admin, api } = await tenantWithAdmin(server, USER_ADMIN);
     const alice = await member(deps(), tenantId, { userName: `alice_${tenantId}`, nickName: 'Wonder', phone: '+4400011122' });
     const carl = await member(deps(), tenantId, { userName: `carl_${tenantId}`, status: 'Disabled' });
     const other = await createTestTenant(deps());
@@ -68,7 +69,7 @@ describe('UserQuery', () => {
   });
 
   it('lists enabled users for pickers', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const dora = await member(deps(), tenantId, { userName: `dora_${tenantId}` });
     await member(deps(), tenantId, { userName: `dan_${tenantId}`, status: 'Disabled' });
     const list = (await api.get('/api/UserQuery/EnabledUsers', { keyword: 'd' })).body.data;
@@ -91,7 +92,7 @@ describe('UserQuery', () => {
 
 describe('User create', () => {
   it('stores a phone typed with spaces and dashes as its digits, so phone login finds it', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const res = await api.post('/api/User/User', { userName: `phil_${tenantId}`, initialPassword: GOOD_PASSWORD, email: `phil_${tenantId}@example.test`, phone: '+1 555-0100' });
     expect(res.status).toBe(200);
     expect(res.body.data.phone).toBe('+15550100');
@@ -107,7 +108,7 @@ describe('User create', () => {
   });
 
   it('creates a user with its membership and answers its detail; the first login forces a password change', async () => {
-    const { tenantId, user: admin, api } = await tenantWithAdmin(server);
+    const { tenantId, user: admin, api } = await tenantWithAdmin(server, USER_ADMIN);
     const res = await api.post('/api/User/User', { userName: `nina_${tenantId}`, initialPassword: GOOD_PASSWORD, email: `nina_${tenantId}@example.test`, nickName: 'Nina', gender: 'Female', memberType: 'Admin' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ userName: `nina_${tenantId}`, nickName: 'Nina', gender: 'Female', tenantId: String(tenantId), memberType: 'Admin', createdId: String(admin.id), createdBy: admin.userName });
@@ -122,7 +123,7 @@ describe('User create', () => {
   });
 
   it('refuses duplicates, weak passwords and bad names', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const taken = await member(deps(), tenantId);
     const dupName = await api.post('/api/User/User', { userName: taken.userName.toUpperCase(), initialPassword: GOOD_PASSWORD });
     expect(dupName.status).toBe(409);
@@ -133,7 +134,7 @@ describe('User create', () => {
   });
 
   it('reads memberType with the tenant numbering (Owner 0, Admin 1, Member 2), defaults to Member and refuses Owner and PlatformAdmin', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const create = (name: string, memberType?: unknown) => api.post('/api/User/User', { userName: `${name}_${tenantId}`, initialPassword: GOOD_PASSWORD, memberType });
     for (const [name, memberType, expected] of [['num1', 1, 'Admin'], ['num2', 2, 'Member'], ['text2', '2', 'Member'], ['named', 'admin', 'Admin'], ['plain', undefined, 'Member']] as const) {
       const res = await create(name, memberType);
@@ -180,7 +181,7 @@ describe('User create', () => {
 
 describe('User update, status and delete', () => {
   it('updates profile fields with optimistic concurrency and keeps a system account\'s name', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const ok = await api.put('/api/User/User', { basicId: String(bob.id), version: 0, nickName: 'Robert', country: 'DE', userName: `robert_${tenantId}` });
     expect(ok.status).toBe(200);
@@ -194,7 +195,7 @@ describe('User update, status and delete', () => {
   });
 
   it('disabling ends every session of the user; enabling lets them log in again', async () => {
-    const { tenantId, user: admin, api } = await tenantWithAdmin(server);
+    const { tenantId, user: admin, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const token = (await loginAs(server, bob)).accessToken;
     const revoked: unknown[] = [];
@@ -219,7 +220,7 @@ describe('User update, status and delete', () => {
   });
 
   it('soft-deletes: sessions revoked, a forced logout for every connection, the name free again', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const token = (await loginAs(server, bob)).accessToken;
     const revoked: Array<{ userId: bigint; sessionIds: bigint[] | null }> = [];
@@ -241,7 +242,7 @@ describe('User update, status and delete', () => {
 
   it('changes the account only where it is managed: a member from elsewhere is read-only here', async () => {
     const home = await createTestTenant(deps());
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const visitor = await createTestUser(deps(), { tenantId: home, memberOf: [home, tenantId] });
     expect((await api.get('/api/UserQuery/UserDetail', { id: visitor.id })).body.data).toMatchObject({ isManaged: false });
     for (const res of [
@@ -255,7 +256,7 @@ describe('User update, status and delete', () => {
 
 describe('UserSecurity', () => {
   it('resets a password: the stamp rotates, sessions end, the next login must change it', async () => {
-    const { tenantId, user: admin, api } = await tenantWithAdmin(server);
+    const { tenantId, user: admin, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const token = (await loginAs(server, bob)).accessToken;
     const [before] = await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, bob.id));
@@ -275,7 +276,7 @@ describe('UserSecurity', () => {
   });
 
   it('resets the second factor', async () => {
-    const { tenantId, api } = await tenantWithAdmin(server);
+    const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId, { twoFactorMethod: 1, twoFactorSecret: 'JBSWY3DPEHPK3PXP' });
     expect((await api.post('/api/UserSecurity/ResetUserTwoFactor', { basicId: String(bob.id) })).status).toBe(200);
     const [row] = await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, bob.id));

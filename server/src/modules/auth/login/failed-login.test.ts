@@ -9,11 +9,10 @@ import { FAILED_LOGIN_STATEMENT, recordFailedLogin } from './failed-login.js';
 import { LoginResult, writeLoginLog } from '../../login-log/write.js';
 
 /**
- * A known account's wrong password answered about 2 ms later than an unknown name (medians of
- * 200 interleaved logins: 21.2 against 19.5 ms), which tells the accounts apart: the known path
- * counted the failure in a statement of its own, the unknown path did not. Both now run the same
- * statements; these tests keep it that way (the times are measured by `npm run bench --
- * enumeration`, not here).
+ * A known account's wrong password and an unknown name must run the same statements: counting
+ * the failure in a statement of its own costs a known account about 2 ms more, which tells the
+ * accounts apart. These tests keep the two paths on the same statements (the times are measured
+ * by `npm run bench -- enumeration`, not here).
  */
 
 let server: TestServer;

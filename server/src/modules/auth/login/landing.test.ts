@@ -111,6 +111,7 @@ describe('SwitchTenant', () => {
     expect(suspended.status).toBe(403);
     expect(suspended.body.data).toMatch(/Suspended/);
     // Past 64 bits (as text, or as a JSON number, which the body parser keeps exact): 400, never a 500.
+    // biome-ignore lint/correctness/noPrecisionLoss: the literal is meant to exceed a double's precision.
     const huge = ['9223372036854775808', '9999999999999999999', 9223372036854775807];
     for (const bad of ['-1', 'abc', {}, true, ...huge]) expect((await go(bad)).status, JSON.stringify(bad)).toBe(400);
   });

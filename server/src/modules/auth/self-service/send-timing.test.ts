@@ -51,7 +51,12 @@ describe('send timing (fake timer)', () => {
     await timing.timed(LOGIN_MAIL, takes(state, 180));
     await timing.timed(LOGIN_MAIL, takes(state, 420));
     await timing.timed(LOGIN_MAIL, takes(state, 5000));
-    expect([0, 1, 2].map((i) => ((index = i), timing.nextWaitMs(LOGIN_MAIL)))).toEqual([180, 420, 1000]);
+    expect(
+      [0, 1, 2].map((i) => {
+        index = i;
+        return timing.nextWaitMs(LOGIN_MAIL);
+      }),
+    ).toEqual([180, 420, 1000]);
     // The SMS window is its own: still cold.
     index = 0;
     expect(timing.nextWaitMs(LOGIN_SMS)).toBe(COLD_START_MS.min);

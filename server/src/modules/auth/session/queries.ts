@@ -43,7 +43,7 @@ export interface LoginLogFields {
  * whether or not the main query reads it; the log row so commits exactly when the session does. The text is written out, with each value sent once: the drizzle-built
  * statement was twice as long (every column named and quoted, defaults spelled out) and sent 41
  * parameters for 23 values, and the driver copies and hashes a statement's whole text on every
- * call to find its prepared form; with drizzle's layers that was about a tenth of the main
+ * call to find its prepared form; through drizzle's layers that costs about a tenth of the main
  * thread's CPU a login. `partial-index-plans.test.ts` checks the risk subquery's index.
  */
 export const INSERT_LOGIN_SESSION = `with inserted_session as (

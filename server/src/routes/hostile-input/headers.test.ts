@@ -1,0 +1,4 @@
+import { table } from './sweep-kit.js';
+import { headerSweep } from './sweeps.js';
+
+headerSweep(table);

@@ -1,0 +1,4 @@
+import { table } from './sweep-kit.js';
+import { trpcSweep } from './sweeps.js';
+
+trpcSweep(table);
