@@ -5,7 +5,8 @@ import { notifications, tenantMemberships, users } from '../../../../db/schema/i
 import { createTestTenant, createTestUser, GOOD_PASSWORD, grantRole, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { startTwoNodes, type TwoNodes } from '../../testing/two-nodes.js';
-import { adminApi, member, startAdminServer, tenantAdmin } from '../user/admin-test-kit.js';
+import { adminApi, startAdminServer } from '../../testing/admin.js';
+import { member, tenantAdmin } from '../user/admin-test-kit.js';
 import type { ReceiveNotification } from './payload.js';
 
 /**

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSuperAdmin, createTestTenant, createTestUser, GOOD_PASSWORD, grantRole, loginAs } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
-import { adminApi, member, startAdminServer, tenantAdmin, type AdminApi } from '../user/admin-test-kit.js';
+import { adminApi, startAdminServer, type AdminApi } from '../../testing/admin.js';
+import { member, tenantAdmin } from '../user/admin-test-kit.js';
 
 /** The message center over HTTP: the caller's inbox, announcements, isolation and bad input. */
 let server: TestServer;
