@@ -171,6 +171,16 @@ export const routes = {
     "path": "/api/EditionQuery/EditionList",
     "binding": "none"
   },
+  "EnumMetadataAppService.GetAllEnumsAsync": {
+    "method": "GET",
+    "path": "/api/EnumMetadata/AllEnums",
+    "binding": "none"
+  },
+  "EnumMetadataAppService.GetEnumAsync": {
+    "method": "GET",
+    "path": "/api/EnumMetadata/Enum",
+    "binding": "query"
+  },
   "ImpersonationAppService.EndImpersonationAsync": {
     "method": "POST",
     "path": "/api/Impersonation/EndImpersonation",
@@ -555,6 +565,11 @@ export const routes = {
     "method": "POST",
     "path": "/api/TenantQuery/TenantPage",
     "binding": "body"
+  },
+  "TimeZoneMetadataAppService.GetTimeZoneOptionsAsync": {
+    "method": "GET",
+    "path": "/api/TimeZoneMetadata/TimeZoneOptions",
+    "binding": "none"
   },
   "UserAppService.DeleteUserAsync": {
     "method": "DELETE",

@@ -10,6 +10,7 @@ import { tenantQueryRouter } from './modules/tenant/query-router.js';
 import { departmentQueryRouter } from './modules/department/query-router.js';
 import { departmentRouter } from './modules/department/router.js';
 import { menuQueryRouter, menuRouter } from './modules/menu/router.js';
+import { enumMetadataRouter, timeZoneMetadataRouter } from './modules/metadata/router.js';
 import { permissionQueryRouter } from './modules/permission/router.js';
 import { positionQueryRouter, positionRouter } from './modules/position/router.js';
 import { roleQueryRouter } from './modules/role/query-router.js';
@@ -61,6 +62,8 @@ export const appRouter = router({
   PositionQueryService: positionQueryRouter,
   MenuAppService: menuRouter,
   MenuQueryService: menuQueryRouter,
+  EnumMetadataAppService: enumMetadataRouter,
+  TimeZoneMetadataAppService: timeZoneMetadataRouter,
 });
 
 export type AppRouter = typeof appRouter;
