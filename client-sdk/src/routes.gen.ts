@@ -705,6 +705,11 @@ export const routes = {
     "method": "GET",
     "path": "/api/UserSessionQuery/UserSessions",
     "binding": "query"
+  },
+  "WorkbenchQueryService.GetDashboardSummaryAsync": {
+    "method": "GET",
+    "path": "/api/WorkbenchQuery/DashboardSummary",
+    "binding": "none"
   }
 } as const;
 

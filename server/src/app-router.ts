@@ -11,6 +11,7 @@ import { departmentQueryRouter } from './modules/department/query-router.js';
 import { departmentRouter } from './modules/department/router.js';
 import { menuQueryRouter, menuRouter } from './modules/menu/router.js';
 import { enumMetadataRouter, timeZoneMetadataRouter } from './modules/metadata/router.js';
+import { workbenchQueryRouter } from './modules/workbench/router.js';
 import { permissionQueryRouter } from './modules/permission/router.js';
 import { positionQueryRouter, positionRouter } from './modules/position/router.js';
 import { roleQueryRouter } from './modules/role/query-router.js';
@@ -64,6 +65,7 @@ export const appRouter = router({
   MenuQueryService: menuQueryRouter,
   EnumMetadataAppService: enumMetadataRouter,
   TimeZoneMetadataAppService: timeZoneMetadataRouter,
+  WorkbenchQueryService: workbenchQueryRouter,
 });
 
 export type AppRouter = typeof appRouter;
