@@ -171,6 +171,16 @@ export const routes = {
     "path": "/api/EditionQuery/EditionList",
     "binding": "none"
   },
+  "EnumMetadataAppService.GetAllEnumsAsync": {
+    "method": "GET",
+    "path": "/api/EnumMetadata/AllEnums",
+    "binding": "none"
+  },
+  "EnumMetadataAppService.GetEnumAsync": {
+    "method": "GET",
+    "path": "/api/EnumMetadata/Enum",
+    "binding": "query"
+  },
   "ImpersonationAppService.EndImpersonationAsync": {
     "method": "POST",
     "path": "/api/Impersonation/EndImpersonation",
@@ -651,6 +661,11 @@ export const routes = {
     "path": "/api/TenantQuery/TenantPage",
     "binding": "body"
   },
+  "TimeZoneMetadataAppService.GetTimeZoneOptionsAsync": {
+    "method": "GET",
+    "path": "/api/TimeZoneMetadata/TimeZoneOptions",
+    "binding": "none"
+  },
   "UserAppService.DeleteUserAsync": {
     "method": "DELETE",
     "path": "/api/User/User",
@@ -825,6 +840,11 @@ export const routes = {
     "method": "GET",
     "path": "/api/UserSettingQuery/Get",
     "binding": "query"
+  },
+  "WorkbenchQueryService.GetDashboardSummaryAsync": {
+    "method": "GET",
+    "path": "/api/WorkbenchQuery/DashboardSummary",
+    "binding": "none"
   }
 } as const;
 

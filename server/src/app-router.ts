@@ -12,6 +12,8 @@ import { tenantQueryRouter } from './modules/tenant/query-router.js';
 import { departmentQueryRouter } from './modules/department/query-router.js';
 import { departmentRouter } from './modules/department/router.js';
 import { menuQueryRouter, menuRouter } from './modules/menu/router.js';
+import { enumMetadataRouter, timeZoneMetadataRouter } from './modules/metadata/router.js';
+import { workbenchQueryRouter } from './modules/workbench/router.js';
 import { permissionQueryRouter } from './modules/permission/router.js';
 import { positionQueryRouter, positionRouter } from './modules/position/router.js';
 import { roleQueryRouter } from './modules/role/query-router.js';
@@ -69,6 +71,9 @@ export const appRouter = router({
   PositionQueryService: positionQueryRouter,
   MenuAppService: menuRouter,
   MenuQueryService: menuQueryRouter,
+  EnumMetadataAppService: enumMetadataRouter,
+  TimeZoneMetadataAppService: timeZoneMetadataRouter,
+  WorkbenchQueryService: workbenchQueryRouter,
 });
 
 export type AppRouter = typeof appRouter;
