@@ -9,7 +9,7 @@ import { canonicalQuery, createRequestSigner } from './request-signer.js';
 
 /**
  * The SDK signer against the real server, and against the tests' reference signer (written from
- * SPEC.md alone, sharing no code with the SDK): same inputs, same headers.
+ * the documented contract alone, sharing no code with the SDK): same inputs, same headers.
  */
 
 let server: TestServer;

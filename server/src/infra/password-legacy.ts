@@ -4,7 +4,7 @@ import { pbkdf2, timingSafeEqual } from 'node:crypto';
  * Password hashes imported from earlier systems, all PBKDF2 underneath:
  *
  * - the original service: `<version>:<iterations>:<algorithm>:<base64 salt>:<base64 hash>`
- *   (ORIGINAL-FACTS §9). Like the original, the version is any integer and the algorithm name is
+ *   (the original service). Like the original, the version is any integer and the algorithm name is
  *   case-insensitive; unlike it, an unknown algorithm is refused instead of read as SHA256.
  * - ASP.NET Core Identity v3: base64 of [0x01][prf u32 BE][iterations u32 BE][salt length u32 BE]
  *   [salt][subkey], with the minimums of its own verifier (16-byte salt, 16-byte subkey).

@@ -4,7 +4,7 @@ import { deriveController, deriveRoute, type HttpMethod, type MethodRouteOptions
 type Row = [service: string, method: string, expected: `${HttpMethod} ${string}`, opts?: MethodRouteOptions & { route?: string }];
 
 const table: Row[] = [
-  // Every example SPEC.md gives.
+  // Every example the contract gives.
   ['AuthAppService', 'GetLoginConfigAsync', 'GET /api/Auth/LoginConfig', { route: 'Auth' }],
   ['AuthAppService', 'CreateOAuthBindTicketAsync', 'POST /api/Auth/OAuthBindTicket', { route: 'Auth' }],
   ['AuthAppService', 'LoginAsync', 'POST /api/Auth/Login', { route: 'Auth' }],

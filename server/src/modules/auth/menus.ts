@@ -6,7 +6,7 @@ import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
  * The menu route tree the front end builds its routes from, in the original's node shape
- * (ORIGINAL-FACTS §3.1). Menus are UI only: a menu bound to a permission is shown to holders of
+ * (the original service). Menus are UI only: a menu bound to a permission is shown to holders of
  * it; authorization never depends on menus. Global menus (tenant 0) and the tenant's own count.
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { zDateTimeOut, zIdOut, zPlainDateTimeOut } from '../../rpc/wire.js';
 
-/** The shapes of /api/Auth (SPEC "Data transfer shapes"; ORIGINAL-FACTS where SPEC is silent). */
+/** The shapes of /api/Auth (SPEC "Data transfer shapes"; the original service where SPEC is silent). */
 
 const text = (max: number) => z.string().max(max);
 const optionalText = (max: number) => z.string().max(max).optional().nullable().transform((v) => v ?? undefined);

@@ -1,5 +1,5 @@
 /**
- * Every permission code the service checks, with the original's names where ORIGINAL-FACTS
+ * Every permission code the service checks, with the original's names where the original service
  * records them (`saas:<group>:<action>`). Seeded into the permissions table; the OpenAPI
  * document lists the code each endpoint requires.
  */

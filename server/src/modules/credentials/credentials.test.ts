@@ -8,7 +8,7 @@ import { issueCredential, signedCall, startSignedServer } from '../openapi/test-
 import { createSecretBox } from './secret-box.js';
 
 /**
- * API credentials under /api/Profile (SPEC ApiCredential and the Profile rows; ORIGINAL-FACTS §3.3):
+ * API credentials under /api/Profile (SPEC ApiCredential and the Profile rows; the original service):
  * list without secrets, create and rotate showing the secret once, status, delete, at most five
  * per user under concurrency, secrets sealed at rest, impersonation refused.
  */

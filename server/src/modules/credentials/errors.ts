@@ -1,6 +1,6 @@
 import { defineErrors } from '../../errors/app-error.js';
 
-/** Failures of the API credential self-service under /api/Profile (ORIGINAL-FACTS §3.3: 400 texts). */
+/** Failures of the API credential self-service under /api/Profile (the original service: 400 texts). */
 export const credentialErrors = defineErrors('apiCredential', {
   LIMIT_REACHED: {
     status: 400,

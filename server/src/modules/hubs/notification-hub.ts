@@ -52,7 +52,7 @@ export function hubToken(url: URL, authorization: string | null | undefined): st
 }
 
 /**
- * The notification hub (SPEC "Real-time hubs", ORIGINAL-FACTS §5) over WebSockets: negotiate,
+ * The notification hub (SPEC "Real-time hubs", the original service) over WebSockets: negotiate,
  * then the SignalR JSON protocol. It has no client methods; when sessions end, the server pushes
  * ForceLogout `{reason, targetSessionIds}` to the connections of those sessions only, on every
  * node, and then closes them (null: every session of the user, as a deletion ends them all).
@@ -140,7 +140,7 @@ export function createNotificationHub(deps: HubDeps) {
           socket.close(1000);
           return;
         }
-        // The notification hub has no client methods (ORIGINAL-FACTS §5).
+        // The notification hub has no client methods (the original service).
         if ((type === MessageType.Invocation || type === MessageType.StreamInvocation) && typeof invocationId === 'string') {
           socket.send(completionError(invocationId.slice(0, 100), `Method '${String(target).slice(0, 100)}' does not exist.`));
         }

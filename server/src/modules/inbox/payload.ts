@@ -1,5 +1,5 @@
 /**
- * The `ReceiveNotification` push (ORIGINAL-FACTS §5): the original's shape, with ids as strings
+ * The `ReceiveNotification` push (the original service): the original's shape, with ids as strings
  * and enums as names (SPEC "Real-time hubs"). `type` is the toast style the front end shows.
  */
 export interface ReceiveNotification {

@@ -14,7 +14,7 @@ export interface RequestFacts {
   deviceFingerprint: string | null;
 }
 
-/** The original's LoginResult numbering (ORIGINAL-FACTS §10). */
+/** The original's LoginResult numbering (the original service). */
 export const LoginResult = {
   Success: 0, InvalidCredentials: 1, AccountLocked: 2, AccountDisabled: 3, RequiresTwoFactor: 4, TwoFactorFailed: 5,
   Logout: 10, TokenRefreshed: 11, PasswordChanged: 12, PasswordReset: 13, MfaBound: 14, MfaUnbound: 15,

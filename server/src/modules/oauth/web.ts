@@ -84,7 +84,7 @@ export function createOAuthWeb(deps: AppDeps, services: Services) {
     const query = queryOf(c);
     const name = query.get('provider')?.trim().toLowerCase();
     const bindTicket = query.get('bindticket');
-    // A binding page reads `bind=`, not `error=` (ORIGINAL-FACTS 3.2: `bind=challenge_failed`).
+    // A binding page reads `bind=`, not `error=` (the original service: `bind=challenge_failed`).
     const param = bindTicket === undefined ? 'error' : 'bind';
     if (!name) return toFrontend(c, { error: 'invalid_provider' });
     const provider = providers.get(name);

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * The original's AES body encryption (ORIGINAL-FACTS §6): AES-CBC with PKCS#7 padding. The key
+ * The original's AES body encryption (the original service): AES-CBC with PKCS#7 padding. The key
  * is the UTF-8 of the credential's secret, used as is when it is 16, 24 or 32 bytes long and
  * otherwise its SHA-256 (so an `sk_` secret gives AES-256). The IV is `X-Encrypt-Iv`, else the
  * body's `iv`, else the first 16 bytes of SHA-256(X-Nonce). A request body is either

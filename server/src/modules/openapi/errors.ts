@@ -1,7 +1,7 @@
 import { defineErrors } from '../../errors/app-error.js';
 
 /**
- * Failures of the signed open-API interface, one per stage of the check (ORIGINAL-FACTS §6):
+ * Failures of the signed open-API interface, one per stage of the check (the original service):
  * missing or incomplete headers 401, a malformed timestamp 400, a stale one 401, an unknown or
  * disabled key 401, an address off the allow-list 403, an unsupported algorithm 400, an
  * unreadable or undecryptable body 400 (too large: the common 413), a wrong content sign or

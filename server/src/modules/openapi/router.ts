@@ -27,7 +27,7 @@ export const openApiRouter = router({
       const caller = ctx.signed?.caller;
       return {
         ok: true,
-        // The original's text (ORIGINAL-FACTS §6), in the request's language.
+        // The original's text (the original service), in the request's language.
         message: translate(ctx.culture, texts.verified),
         accessKey: caller?.accessKey,
         ownerUserId: caller === undefined ? undefined : String(caller.ownerUserId),

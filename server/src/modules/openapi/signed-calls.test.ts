@@ -12,7 +12,7 @@ import { issueCredential, nowSeconds, signedCall, startSignedServer, type Issued
 
 /**
  * Signed calls over real HTTP (SPEC "Signed interface (no token)", "Signed open endpoints",
- * Errors rule 8; ORIGINAL-FACTS §6 for each stage's code). Every request is signed by the
+ * Errors rule 8; the original service for each stage's code). Every request is signed by the
  * reference signer of the tests, which shares no code with the server.
  */
 
@@ -321,7 +321,7 @@ describe('every failure stage answers its code', () => {
   });
 });
 
-describe('AES body encryption (ORIGINAL-FACTS §6)', () => {
+describe('AES body encryption (the original service)', () => {
   const key = () => createHash('sha256').update(cred.appSecret, 'utf8').digest();
   const encrypt = (plain: string, iv: Buffer) => {
     const cipher = createCipheriv('aes-256-cbc', key(), iv);

@@ -8,7 +8,7 @@ import { profileApi, sessionOf, signedInOn } from './profile-test-kit.js';
 
 /**
  * POST /api/Profile/DeactivateAccount and DeleteAccount (SPEC "Session status": password
- * confirmed, all sessions revoked; ORIGINAL-FACTS §3.3: Disabled / soft-deleted, refused for
+ * confirmed, all sessions revoked; the original service: Disabled / soft-deleted, refused for
  * system accounts and tenant owners), over real HTTP.
  */
 

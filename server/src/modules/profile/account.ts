@@ -13,7 +13,7 @@ import { setAccountStatus, softDeleteAccount } from '../user/account-removal.js'
 import { profileErrors } from './errors.js';
 
 /**
- * POST /api/Profile/DeactivateAccount and DeleteAccount (SPEC "Session status", ORIGINAL-FACTS
+ * POST /api/Profile/DeactivateAccount and DeleteAccount (SPEC "Session status", the original service
  * §3.3): the user ends their own account after confirming the password. Deactivation disables
  * it, deletion soft-deletes it (name and e-mail become free); both rotate the security stamp,
  * end every session and are audited, through the same code as the administrator's endpoints.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Shapes of the contact operations (ORIGINAL-FACTS §3.3: e-mail at most 100, phone at most 20). */
+/** Shapes of the contact operations (the original service: e-mail at most 100, phone at most 20). */
 
 export const contactEmail = () => z.string().trim().max(100).pipe(z.email());
 /** Stored without spaces and dashes, as phone login compares numbers (user/schemas.ts does the same). */

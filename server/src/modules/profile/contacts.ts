@@ -20,7 +20,7 @@ import type { SessionStateService } from '../auth/session/session-state.js';
 
 /**
  * The caller's e-mail and phone, in two steps each (SPEC "Profile endpoints": purposes
- * ChangeEmail, ChangePhone, VerifyEmail, VerifyPhone; ORIGINAL-FACTS §3.3, §9).
+ * ChangeEmail, ChangePhone, VerifyEmail, VerifyPhone; the original service).
  *
  * - SendChangeEmailCode / SendChangePhoneCode `{newEmail|newPhone, password}` check the password
  *   and send a code to the NEW address; ConfirmChangeEmail / ConfirmChangePhone `{code}` set it,

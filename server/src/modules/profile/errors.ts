@@ -3,7 +3,7 @@ import { defineErrors } from '../../errors/app-error.js';
 /**
  * Refusals of the profile's session and account operations. The original throws
  * InvalidOperationException for each, which it answers 422 with the text in `data`
- * (ORIGINAL-FACTS §1.2, §3.3); the zh-CN texts are the original's.
+ * (the original service); the zh-CN texts are the original's.
  */
 export const profileErrors = defineErrors('profile', {
   CURRENT_SESSION: {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { zDateTimeOut, zInt } from '../../rpc/wire.js';
 import { LoginResult } from '../login-log/schemas.js';
 
-/** Shapes of LoginLogs and Activity (ORIGINAL-FACTS §3.3; the original front end's types). */
+/** Shapes of LoginLogs and Activity (the original service; the original front end's types). */
 
 const ranged = (min: number, max: number, fallback: number) =>
   zInt('clamped')

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { zBool, zDateTimeOut } from '../../rpc/wire.js';
 
-/** Shapes of LinkedAccounts, UnlinkAccount and NotificationPreference (ORIGINAL-FACTS §3.3). */
+/** Shapes of LinkedAccounts, UnlinkAccount and NotificationPreference (the original service). */
 
 export const linkedAccount = z.object({
   provider: z.string(),

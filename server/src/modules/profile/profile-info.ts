@@ -18,7 +18,7 @@ import { recoveryCodesRemaining } from '../auth/recovery-codes.js';
 import type { SessionStateService } from '../auth/session/session-state.js';
 
 /**
- * GET/PUT /api/Profile/Profile and POST /api/Profile/ChangeUserName (ORIGINAL-FACTS §3.3). The
+ * GET/PUT /api/Profile/Profile and POST /api/Profile/ChangeUserName (the original service). The
  * profile answers the original's fields from the user and its security row; an update writes
  * only the fields it was given (null or empty clears one) and is audited as ProfileUpdated with
  * the names of the fields (never their values). A user name change needs the password, keeps

@@ -3,7 +3,7 @@ import { defineMessages } from '../../i18n/messages.js';
 import { zDate, zDateTimeOut, zIdOut } from '../../rpc/wire.js';
 
 /**
- * Shapes of GetProfile / UpdateProfile / ChangeUserName (ORIGINAL-FACTS §3.3 names; the original
+ * Shapes of GetProfile / UpdateProfile / ChangeUserName (the original service names; the original
  * admin front end reads them). Gender and twoFactorMethod are int fields there, not enum names.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js';
 import { zDeviceTypeOut } from '../user-session/device-type.js';
 
-/** Shapes of the profile's session and account operations (ORIGINAL-FACTS §3.3 names). */
+/** Shapes of the profile's session and account operations (the original service names). */
 
 export const ownSession = z.object({
   sessionId: zIdOut(),

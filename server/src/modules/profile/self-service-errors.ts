@@ -2,7 +2,7 @@ import { defineErrors } from '../../errors/app-error.js';
 
 /**
  * Refusals of the profile's own data: user name, contacts, linked accounts. The original throws
- * InvalidOperationException for each, answered 422 with the text in `data` (ORIGINAL-FACTS §1.2,
+ * InvalidOperationException for each, answered 422 with the text in `data` (the original service,
  * §3.3); the zh-CN texts are the original's where it has one.
  */
 export const profileSelfErrors = defineErrors('profileSelf', {

@@ -6,7 +6,7 @@ import { startSessionServer } from '../auth/session/sessions-test-kit.js';
 import { profileApi, sessionOf, setActivity, signedInOn } from './profile-test-kit.js';
 
 /**
- * The caller's own sessions under /api/Profile (ORIGINAL-FACTS §3.3, SPEC "Session status"):
+ * The caller's own sessions under /api/Profile (the original service, SPEC "Session status"):
  * GET Sessions, POST RevokeSession, POST RevokeOtherSessions, over real HTTP.
  */
 

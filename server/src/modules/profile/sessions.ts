@@ -14,7 +14,7 @@ import { profileErrors } from './errors.js';
 import { queueWithLogins } from '../auth/login/user-lock.js';
 
 /**
- * The caller's own sessions under /api/Profile (ORIGINAL-FACTS §3.3): list them, end one, end
+ * The caller's own sessions under /api/Profile (the original service): list them, end one, end
  * all but the current one. Every session of the user counts, in any context. A user's
  * revocations run one at a time (see lockCaller), so of two racing calls one ends the sessions
  * and the other finds them ended; the caches on every node are dropped and connected clients

@@ -2,7 +2,7 @@ import { defineErrors } from '../../errors/app-error.js';
 
 /**
  * Refusals of second-factor enrolment. The original answers its InvalidOperationException with
- * 422 and the text (ORIGINAL-FACTS §3.3); its zh-CN texts are kept where it has one.
+ * 422 and the text (the original service); its zh-CN texts are kept where it has one.
  */
 export const twoFactorErrors = defineErrors('twoFactor', {
   NO_CODE_NEEDED: {
@@ -36,7 +36,7 @@ export const twoFactorErrors = defineErrors('twoFactor', {
     status: 422,
     text: { 'zh-CN': '尚未开启两步验证，无法生成恢复码。', 'zh-TW': '尚未開啟兩步驟驗證，無法產生復原碼。', 'en-US': 'Two-step verification is off; there are no recovery codes to make.', 'ja-JP': '2 段階認証が無効のため、リカバリーコードは作成できません。', 'ko-KR': '2단계 인증이 꺼져 있어 복구 코드를 만들 수 없습니다.', 'de-DE': 'Die Zwei-Faktor-Anmeldung ist ausgeschaltet; es gibt keine Wiederherstellungscodes zu erstellen.', 'hi-IN': 'दो-चरणीय सत्यापन बंद है; बनाने के लिए कोई रिकवरी कोड नहीं है।' },
   },
-  // 5 wrong codes in 10 minutes (ORIGINAL-FACTS §9).
+  // 5 wrong codes in 10 minutes (the original service).
   TOO_MANY_WRONG_CODES: {
     status: 429,
     text: { 'zh-CN': '验证码错误次数过多，请 {seconds} 秒后再试。', 'zh-TW': '驗證碼錯誤次數過多，請 {seconds} 秒後再試。', 'en-US': 'Too many wrong codes; try again in {seconds} seconds.', 'ja-JP': '誤ったコードが多すぎます。{seconds} 秒後に再試行してください。', 'ko-KR': '잘못된 코드가 너무 많습니다. {seconds}초 후에 다시 시도하세요.', 'de-DE': 'Zu viele falsche Codes; versuchen Sie es in {seconds} Sekunden erneut.', 'hi-IN': 'बहुत अधिक गलत कोड; {seconds} सेकंड बाद पुनः प्रयास करें।' },

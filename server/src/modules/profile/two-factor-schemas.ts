@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Shapes of second-factor enrolment (ORIGINAL-FACTS §3.3 names). `method` is the original's
+ * Shapes of second-factor enrolment (the original service names). `method` is the original's
  * int flag, one method per call: 1 authenticator (TOTP), 2 e-mail, 4 phone.
  */
 

@@ -27,7 +27,7 @@ import type { SessionService } from '../auth/session/session-service.js';
 import type { SessionStateService } from '../auth/session/session-state.js';
 
 /**
- * Second-factor enrolment of the signed-in user (SPEC "Profile endpoints"; ORIGINAL-FACTS §3.3):
+ * Second-factor enrolment of the signed-in user (SPEC "Profile endpoints"; the original service):
  * Setup2FA makes (or shows again, until it is on) an authenticator secret, sealed at rest;
  * Send2FASetupCode sends an e-mail or SMS code to a verified contact; Enable2FA and Disable2FA
  * turn one method (flag) on or off, given a right code (or, to turn off, the password). Turning a

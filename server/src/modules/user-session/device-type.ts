@@ -4,7 +4,7 @@ import { docOverrides } from '../../rpc/wire.js';
 /**
  * The original's DeviceType numbering (XiHan.BasicApp, Domain/Entities/Enums/DeviceType.cs and
  * SysUserSession.Enum.cs, identical in both). Session lists write `deviceType` as this number,
- * not as a name: the original's session DTO declares the field `int` (ORIGINAL-FACTS §2, §3.3),
+ * not as a name: the original's session DTO declares the field `int` (the original service),
  * and its Vue pages compare it with these numbers.
  */
 export const DEVICE_TYPE_CODES = {

@@ -39,7 +39,7 @@ function atHome(scope: CallerScope, user: { tenantId: bigint }): boolean {
   return scope.tenantId === 0n || user.tenantId === scope.tenantId;
 }
 
-/** UserQuery/UserDetail: one user the caller may see, or null (ORIGINAL-FACTS: "no data"). */
+/** UserQuery/UserDetail: one user the caller may see, or null (the original service: "no data"). */
 export async function userDetail(db: Executor, scope: CallerScope, id: bigint): Promise<UserDetail | null> {
   const [row] = await db
     .select({ user: users, createdBy: creator.userName, modifiedBy: modifier.userName, memberType: tenantMemberships.memberType })

@@ -5,7 +5,7 @@ import { MemberType } from '../tenant/enums.js';
 import { Gender, UserStatus } from './enums.js';
 
 /**
- * The shapes of user administration (ORIGINAL-FACTS §3.4 where it records them). Optional
+ * The shapes of user administration (the original service where it records them). Optional
  * fields accept null; on update, an absent field keeps its value and null clears it.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { docOverrides, zIdOut } from '../../../rpc/wire.js';
 import { loginToken, loginTwoFactorMethodInput } from '../schemas.js';
 
-/** Request and response shapes of the self-service endpoints (SPEC shapes; ORIGINAL-FACTS §3.1 and §11 where SPEC is silent). */
+/** Request and response shapes of the self-service endpoints (SPEC shapes; the original service where SPEC is silent). */
 
 const optionalText = (max: number) => z.string().max(max).optional().nullable().transform((v) => v ?? undefined);
 
