@@ -16,5 +16,9 @@ await build({
   external: ['@trpc/client'],
   sourcemap: true,
 });
-execFileSync(process.execPath, [path.join(dir, '../node_modules/typescript/bin/tsc'), '-p', path.join(dir, 'tsconfig.json')], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [path.join(dir, '../node_modules/typescript/bin/tsc'), '-p', path.join(dir, 'tsconfig.json')],
+  { stdio: 'inherit' },
+);
 process.stdout.write('client-sdk/dist built\n');

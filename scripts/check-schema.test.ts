@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '..');
 const run = (args: string[] = []) => {
   try {
-    execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/check-schema.ts'), ...args], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/check-schema.ts'), ...args], {
+      cwd: root,
+      stdio: 'pipe',
+    });
     return 0;
   } catch (error) {
     return (error as { status: number }).status;

@@ -31,13 +31,20 @@ try {
     path.join(root, config),
     `export default { dialect: 'postgresql', schema: ${JSON.stringify(path.relative(root, schemaFile))}, out: ${JSON.stringify(out)}, casing: 'snake_case' };\n`,
   );
-  const result = spawnSync(path.join(root, 'node_modules/.bin/drizzle-kit'), ['generate', '--config', config, '--name', 'unsynced'], { cwd: root, encoding: 'utf8' });
+  const result = spawnSync(
+    path.join(root, 'node_modules/.bin/drizzle-kit'),
+    ['generate', '--config', config, '--name', 'unsynced'],
+    { cwd: root, encoding: 'utf8' },
+  );
   const output = `${result.stdout}${result.stderr}`;
   const added = (await readdir(path.join(root, out))).filter((f) => !before.has(f));
   if (added.length || /Your SQL migration file/.test(output)) {
-    fail(`db/schema has changes without a migration (${added.join(', ') || 'see drizzle-kit output'}); run npm run db:generate`);
+    fail(
+      `db/schema has changes without a migration (${added.join(', ') || 'see drizzle-kit output'}); run npm run db:generate`,
+    );
   }
-  if (result.status !== 0 || !/No schema changes/.test(output)) fail(`drizzle-kit did not confirm the schema:\n${output}`);
+  if (result.status !== 0 || !/No schema changes/.test(output))
+    fail(`drizzle-kit did not confirm the schema:\n${output}`);
   process.stdout.write('db/schema and db/migrations agree\n');
 } finally {
   await rm(path.join(root, work), { recursive: true, force: true });

@@ -21,7 +21,15 @@ const document = buildOpenApiDocument(table, {
 });
 
 const routes = Object.fromEntries(
-  table.map((e) => [e.key, { method: e.method, path: e.path, binding: e.binding, ...(e.queryKeys.length ? { queryKeys: [...e.queryKeys] } : {}) }]),
+  table.map((e) => [
+    e.key,
+    {
+      method: e.method,
+      path: e.path,
+      binding: e.binding,
+      ...(e.queryKeys.length ? { queryKeys: [...e.queryKeys] } : {}),
+    },
+  ]),
 );
 
 const files: Record<string, string> = {

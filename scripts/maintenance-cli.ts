@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { ConfigError, loadConfig } from '../server/src/config/load.js';
 import { operatorKeyFile } from '../server/src/config/secrets.js';
 
-const USAGE = 'usage: npm run maintenance -- on [--retry-after SECONDS] [--reason TEXT] | off | status   [--url http://host:port]';
+const USAGE =
+  'usage: npm run maintenance -- on [--retry-after SECONDS] [--reason TEXT] | off | status   [--url http://host:port]';
 
 interface Parsed {
   command: 'on' | 'off' | 'status';
@@ -38,22 +39,31 @@ function parseArgs(argv: string[]): Parsed | string {
 async function operatorKey(env: Record<string, string | undefined>): Promise<string> {
   const config = loadConfig(env);
   if (config.App.OperatorKey) return config.App.OperatorKey;
-  if (config.App.Env === 'production') throw new ConfigError('App__OperatorKey is not set: this deployment has no run-time maintenance switch.');
+  if (config.App.Env === 'production')
+    throw new ConfigError('App__OperatorKey is not set: this deployment has no run-time maintenance switch.');
   try {
     return (await readFile(operatorKeyFile(config), 'utf8')).trim();
   } catch {
-    throw new ConfigError(`No operator key: set App__OperatorKey, or start the server once so it generates ${operatorKeyFile(config)}.`);
+    throw new ConfigError(
+      `No operator key: set App__OperatorKey, or start the server once so it generates ${operatorKeyFile(config)}.`,
+    );
   }
 }
 
 function defaultUrl(env: Record<string, string | undefined>): string {
   const { Host, Port } = loadConfig(env).App;
-  const host = Host === '0.0.0.0' || Host === '::' || Host === '' ? '127.0.0.1' : Host.includes(':') ? `[${Host}]` : Host;
+  const host =
+    Host === '0.0.0.0' || Host === '::' || Host === '' ? '127.0.0.1' : Host.includes(':') ? `[${Host}]` : Host;
   return `http://${host}:${Port}`;
 }
 
 /** Runs the command; returns the exit code. Output goes to `write` (one JSON document on success). */
-export async function runMaintenanceCli(argv: string[], env: Record<string, string | undefined>, write: (text: string) => void, fetchImpl: typeof fetch = fetch): Promise<number> {
+export async function runMaintenanceCli(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  write: (text: string) => void,
+  fetchImpl: typeof fetch = fetch,
+): Promise<number> {
   const parsed = parseArgs(argv);
   if (typeof parsed === 'string') {
     write(`${parsed}\n`);
@@ -67,7 +77,14 @@ export async function runMaintenanceCli(argv: string[], env: Record<string, stri
     return 2;
   }
   const url = `${(parsed.url ?? defaultUrl(env)).replace(/\/+$/, '')}/ops/maintenance`;
-  const body = parsed.command === 'status' ? undefined : JSON.stringify({ on: parsed.command === 'on', retryAfterSeconds: parsed.retryAfterSeconds, reason: parsed.reason });
+  const body =
+    parsed.command === 'status'
+      ? undefined
+      : JSON.stringify({
+          on: parsed.command === 'on',
+          retryAfterSeconds: parsed.retryAfterSeconds,
+          reason: parsed.reason,
+        });
   let response: Response;
   try {
     response = await fetchImpl(url, {

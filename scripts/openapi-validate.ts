@@ -53,7 +53,7 @@ try {
       "import type { components, paths } from './api.js';",
       "type Login = paths['/api/Auth/Login']['post']['requestBody'];",
       "type Tree = components['schemas']['DepartmentTreeNode'];",
-      "const child = (node: Tree): Tree[] => node.children;",
+      'const child = (node: Tree): Tree[] => node.children;',
       "type Page = paths['/api/UserQuery/UserPage']['post']['responses']['200']['content']['application/json'];",
       'export type { Login, Page };',
       'export { child };',
@@ -69,8 +69,16 @@ try {
     types: [],
   });
   const diagnostics = ts.getPreEmitDiagnostics(program);
-  const text = ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => '\n' });
-  step('openapi-typescript output typechecks', diagnostics.length === 0, `${source.split('\n').length} lines${diagnostics.length ? `\n${text}` : ''}`);
+  const text = ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => dir,
+    getNewLine: () => '\n',
+  });
+  step(
+    'openapi-typescript output typechecks',
+    diagnostics.length === 0,
+    `${source.split('\n').length} lines${diagnostics.length ? `\n${text}` : ''}`,
+  );
 } catch (error) {
   step('openapi-typescript', false, (error as Error).message);
 } finally {

@@ -13,7 +13,8 @@ import { startTestServer, type TestServer } from '../server/src/testing/harness.
  */
 
 const readme = readFileSync(path.join(findProjectRoot(), 'README.md'), 'utf8');
-const shellBlock = (marker: string) => [...readme.matchAll(new RegExp(`<!-- ${marker} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
+const shellBlock = (marker: string) =>
+  [...readme.matchAll(new RegExp(`<!-- ${marker} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 
 /** `A=1 B=2 \ npm start` -> { A: '1', B: '2' }. */
 function startSettings(command: string): Record<string, string> {
@@ -38,7 +39,11 @@ describe('README: a first session with curl', () => {
   afterAll(() => server?.close());
 
   it('has the start command and five steps, each with its expected output', () => {
-    expect(Object.keys(startSettings(start!))).toEqual(['Saas__Auth__CaptchaEnabled', 'OpenApiSecurity__IsEnabled', 'OpenApiSecurity__ProtectedPathPrefixes__0']);
+    expect(Object.keys(startSettings(start!))).toEqual([
+      'Saas__Auth__CaptchaEnabled',
+      'OpenApiSecurity__IsEnabled',
+      'OpenApiSecurity__ProtectedPathPrefixes__0',
+    ]);
     expect(blocks).toHaveLength(5);
     for (const block of blocks) expect(block).toMatch(/^# => /m);
   });

@@ -16,9 +16,13 @@ const runtime = await boot(config, { logger: createLogger({ level: config.App.Lo
 try {
   await runtime.ready;
   const { resealed, unreadable } = await runtime.deps.credentials.reseal();
-  process.stdout.write(`re-sealed ${resealed} secret(s) under the current key; ${unreadable} did not open (their key is not configured)\n`);
+  process.stdout.write(
+    `re-sealed ${resealed} secret(s) under the current key; ${unreadable} did not open (their key is not configured)\n`,
+  );
   const totp = await resealTotpSecrets(runtime.deps);
-  process.stdout.write(`re-sealed ${totp.resealed} TOTP secret(s) under the current key; ${totp.unreadable} did not open\n`);
+  process.stdout.write(
+    `re-sealed ${totp.resealed} TOTP secret(s) under the current key; ${totp.unreadable} did not open\n`,
+  );
   process.exitCode = unreadable + totp.unreadable > 0 ? 1 : 0;
 } finally {
   await runtime.close();

@@ -26,11 +26,22 @@ describe('npm start', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'portcullis-start-'));
     dirs.push(dataDir);
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, App__LogLevel: 'warn' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      App__LogLevel: 'warn',
+    };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     const started = Date.now();
-    const child = spawn('npm', ['start', '--silent'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

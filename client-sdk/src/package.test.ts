@@ -37,7 +37,9 @@ async function importedPackages(dir: string): Promise<Set<string>> {
     for (const [, spec] of text.matchAll(/(?:from\s+|import\()['"]([^'".][^'"]*)['"]/g)) {
       if (!spec) continue;
       const parts = spec.split('/');
-      names.add(spec.startsWith('node:') ? '@types/node' : spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+      names.add(
+        spec.startsWith('node:') ? '@types/node' : spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!,
+      );
     }
   }
   return names;
@@ -67,7 +69,9 @@ export async function restTime(): Promise<string> {
 
 describe('client-sdk package', () => {
   it('typechecks in a project that has only the packages its manifest declares', async () => {
-    await run(process.execPath, [path.join(repoDir, 'node_modules/tsx/dist/cli.mjs'), path.join(sdkDir, 'build.ts')], { cwd: repoDir });
+    await run(process.execPath, [path.join(repoDir, 'node_modules/tsx/dist/cli.mjs'), path.join(sdkDir, 'build.ts')], {
+      cwd: repoDir,
+    });
     const sdk = await readManifest(path.join(sdkDir, 'package.json'));
     const root = await readManifest(path.join(repoDir, 'package.json'));
     const declared = { ...sdk.dependencies, ...sdk.peerDependencies };
@@ -75,7 +79,9 @@ describe('client-sdk package', () => {
     // The router's types are written out (api-types.gen.ts): nothing of the server comes along.
     expect([...imported].sort()).toEqual(['@trpc/client', '@trpc/server']);
     expect(Object.keys(declared).sort()).toEqual(['@trpc/client', '@trpc/server']);
-    const declarations = (await readdir(path.join(sdkDir, 'dist/types'), { recursive: true })).filter((f) => f.endsWith('.d.ts'));
+    const declarations = (await readdir(path.join(sdkDir, 'dist/types'), { recursive: true })).filter((f) =>
+      f.endsWith('.d.ts'),
+    );
     expect(declarations.filter((f) => /server|db\//.test(f))).toEqual([]);
     // Declared ranges are the ones the repository builds against, so the types match.
     for (const [name, range] of Object.entries(declared)) {
@@ -98,7 +104,16 @@ describe('client-sdk package', () => {
     await writeFile(
       path.join(consumer, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'ESNext.Disposable'], strict: true, skipLibCheck: false, noEmit: true, types: [] },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM', 'ESNext.Disposable'],
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: [],
+        },
         files: ['index.ts'],
       }),
     );

@@ -8,9 +8,15 @@ type Outputs = inferRouterOutputs<AppRouter>;
 type Split<K> = K extends `${infer S}.${infer M}` ? [S, M] : never;
 
 /** Input type of a procedure, by its key (`Service.Method`). */
-export type InputOf<K extends RouteKey> = Split<K> extends [infer S extends keyof Inputs, infer M] ? (M extends keyof Inputs[S] ? Inputs[S][M] : never) : never;
+export type InputOf<K extends RouteKey> =
+  Split<K> extends [infer S extends keyof Inputs, infer M] ? (M extends keyof Inputs[S] ? Inputs[S][M] : never) : never;
 /** Output type (as written on the wire) of a procedure, by its key. */
-export type OutputOf<K extends RouteKey> = Split<K> extends [infer S extends keyof Outputs, infer M] ? (M extends keyof Outputs[S] ? Outputs[S][M] : never) : never;
+export type OutputOf<K extends RouteKey> =
+  Split<K> extends [infer S extends keyof Outputs, infer M]
+    ? M extends keyof Outputs[S]
+      ? Outputs[S][M]
+      : never
+    : never;
 
 export interface RestClientOptions {
   /** Base address of the service, e.g. https://id.example.com (no /api). */
@@ -51,7 +57,11 @@ export function createRestClient(options: RestClientOptions) {
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 
   /** Sends one call and returns status, headers and envelope; never throws for an error envelope. */
-  async function send<K extends RouteKey>(key: K, input?: InputOf<K>, init: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<CallResult<OutputOf<K>>> {
+  async function send<K extends RouteKey>(
+    key: K,
+    input?: InputOf<K>,
+    init: { headers?: Record<string, string>; signal?: AbortSignal } = {},
+  ): Promise<CallResult<OutputOf<K>>> {
     const route = routes[key] as { method: string; path: string; binding: string; queryKeys?: readonly string[] };
     const params = new URLSearchParams();
     let body: string | undefined;
@@ -65,17 +75,32 @@ export function createRestClient(options: RestClientOptions) {
       }
       body = toJson(payload);
     }
-    const headers: Record<string, string> = { accept: 'application/json', 'x-timezone': timeZone, ...(await options.headers?.()), ...init.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'x-timezone': timeZone,
+      ...(await options.headers?.()),
+      ...init.headers,
+    };
     if (options.language) headers['x-language'] = options.language;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const query = params.toString();
-    const res = await doFetch(`${base}${route.path}${query ? `?${query}` : ''}`, { method: route.method, headers, body, signal: init.signal });
+    const res = await doFetch(`${base}${route.path}${query ? `?${query}` : ''}`, {
+      method: route.method,
+      headers,
+      body,
+      signal: init.signal,
+    });
     const text = await res.text();
     let envelope: Envelope<OutputOf<K>>;
     try {
       envelope = JSON.parse(text) as Envelope<OutputOf<K>>;
     } catch {
-      envelope = { code: res.status, message: text.slice(0, 200) || res.statusText, timestamp: new Date().toISOString(), isSuccess: false };
+      envelope = {
+        code: res.status,
+        message: text.slice(0, 200) || res.statusText,
+        timestamp: new Date().toISOString(),
+        isSuccess: false,
+      };
     }
     return { status: res.status, headers: res.headers, envelope };
   }
@@ -83,7 +108,11 @@ export function createRestClient(options: RestClientOptions) {
   return {
     send,
     /** Calls and unwraps: resolves with data, or throws PortcullisError (text: data, then message). */
-    async call<K extends RouteKey>(key: K, input?: InputOf<K>, init?: { headers?: Record<string, string>; signal?: AbortSignal }): Promise<OutputOf<K>> {
+    async call<K extends RouteKey>(
+      key: K,
+      input?: InputOf<K>,
+      init?: { headers?: Record<string, string>; signal?: AbortSignal },
+    ): Promise<OutputOf<K>> {
       const { status, envelope } = await send(key, input, init);
       return unwrap(envelope, status);
     },

@@ -13,7 +13,7 @@ export interface TrpcClientOptions {
 
 /** The typed tRPC client over the same procedures as the REST facade. */
 export function createTrpcClient(options: TrpcClientOptions) {
-  const link = (options.batch ?? true ? httpBatchLink : httpLink)({
+  const link = ((options.batch ?? true) ? httpBatchLink : httpLink)({
     url: `${options.baseUrl.replace(/\/+$/, '')}/trpc`,
     fetch: options.fetch,
     headers: options.headers,

@@ -13,13 +13,19 @@ const sdk = path.resolve(import.meta.dirname, '..');
 const source = path.join(sdk, 'typegen/server-types.ts');
 const target = path.join(sdk, 'src/api-types.gen.ts');
 
-const parsed = ts.getParsedCommandLineOfConfigFile(path.join(sdk, '..', 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+const parsed = ts.getParsedCommandLineOfConfigFile(
+  path.join(sdk, '..', 'tsconfig.json'),
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+);
 if (!parsed) throw new Error('tsconfig.json not readable');
 const program = ts.createProgram([source], { ...parsed.options, noEmit: true });
 const checker = program.getTypeChecker();
 const file = program.getSourceFile(source)!;
 const alias = (name: string) => {
-  const declaration = file.statements.find((s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === name);
+  const declaration = file.statements.find(
+    (s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === name,
+  );
   if (!declaration) throw new Error(`${name} missing in ${source}`);
   return { type: checker.getTypeAtLocation(declaration.name), at: declaration };
 };
@@ -59,15 +65,24 @@ function printer(at: ts.Node, where: string) {
         }
         return members.sort().join(' | ');
       }
-      if (type.isIntersection()) return type.types.map((t) => wrap(print(t))).sort().join(' & ');
+      if (type.isIntersection())
+        return type.types
+          .map((t) => wrap(print(t)))
+          .sort()
+          .join(' & ');
       if (checker.isArrayType(type)) return `${wrap(print(checker.getTypeArguments(type as ts.TypeReference)[0]!))}[]`;
-      if (checker.isTupleType(type)) return `[${checker.getTypeArguments(type as ts.TypeReference).map(print).join(', ')}]`;
+      if (checker.isTupleType(type))
+        return `[${checker
+          .getTypeArguments(type as ts.TypeReference)
+          .map(print)
+          .join(', ')}]`;
       if (f & ts.TypeFlags.Object) {
         // Inputs may take a Date (the wire form is its ISO text): the global type, not its members.
         if (type.getSymbol()?.name === 'Date') return 'Date';
         if (type.getCallSignatures().length || type.getConstructSignatures().length) throw new Error('a function type');
         const parts: string[] = [];
-        for (const info of checker.getIndexInfosOfType(type)) parts.push(`[key: ${print(info.keyType)}]: ${print(info.type)}`);
+        for (const info of checker.getIndexInfosOfType(type))
+          parts.push(`[key: ${print(info.keyType)}]: ${print(info.type)}`);
         const properties = [...type.getProperties()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         for (const p of properties) {
           const optional = (p.flags & ts.SymbolFlags.Optional) !== 0;
@@ -99,14 +114,24 @@ const member = (t: { type: ts.Type; at: ts.Node }, name: string) => {
 };
 
 const services: string[] = [];
-for (const service of outputs.type.getProperties().map((s) => s.name).sort()) {
+for (const service of outputs.type
+  .getProperties()
+  .map((s) => s.name)
+  .sort()) {
   const procedures: string[] = [];
   const routerService = member(router, service);
-  for (const procedure of member(outputs, service).type.getProperties().map((s) => s.name).sort()) {
+  for (const procedure of member(outputs, service)
+    .type.getProperties()
+    .map((s) => s.name)
+    .sort()) {
     const kind = member(routerService, procedure).type.getSymbol()?.name;
-    if (kind !== 'QueryProcedure' && kind !== 'MutationProcedure') throw new Error(`${service}.${procedure}: ${kind} is neither a query nor a mutation`);
+    if (kind !== 'QueryProcedure' && kind !== 'MutationProcedure')
+      throw new Error(`${service}.${procedure}: ${kind} is neither a query nor a mutation`);
     const input = printer(inputs.at, `${service}.${procedure} input`)(member(member(inputs, service), procedure).type);
-    const output = printer(outputs.at, `${service}.${procedure} output`)(member(member(outputs, service), procedure).type);
+    const output = printer(
+      outputs.at,
+      `${service}.${procedure} output`,
+    )(member(member(outputs, service), procedure).type);
     procedures.push(`    ${procedure}: TRPC${kind}<{ input: ${input}; output: ${output}; meta: object }>;`);
   }
   services.push(`  ${service}: {\n${procedures.join('\n')}\n  };`);

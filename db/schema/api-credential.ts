@@ -12,7 +12,9 @@ export const apiCredentials = pgTable(
   'api_credentials',
   {
     id: pk(),
-    userId: id().notNull().references(() => users.id),
+    userId: id()
+      .notNull()
+      .references(() => users.id),
     tenantId: id().notNull().default(sql`0`),
     credentialName: varchar({ length: 100 }),
     appKey: varchar({ length: 64 }).notNull(),

@@ -12,14 +12,21 @@ export const userRoles = pgTable(
   {
     id: pk(),
     tenantId: id().notNull(),
-    userId: id().notNull().references(() => users.id),
-    roleId: id().notNull().references(() => roles.id),
+    userId: id()
+      .notNull()
+      .references(() => users.id),
+    roleId: id()
+      .notNull()
+      .references(() => roles.id),
     effectiveTime: instant(),
     expirationTime: instant(),
     status: varchar({ length: 16 }).notNull().default('Enabled'),
     ...auditColumns(),
   },
-  (t) => [uniqueIndex('user_roles_user_role_uq').on(t.tenantId, t.userId, t.roleId), index('user_roles_role_idx').on(t.roleId)],
+  (t) => [
+    uniqueIndex('user_roles_user_role_uq').on(t.tenantId, t.userId, t.roleId),
+    index('user_roles_role_idx').on(t.roleId),
+  ],
 );
 
 /** A user's department membership; at most one main department per user and tenant. */
@@ -28,8 +35,12 @@ export const userDepartments = pgTable(
   {
     id: pk(),
     tenantId: id().notNull(),
-    userId: id().notNull().references(() => users.id),
-    departmentId: id().notNull().references(() => departments.id),
+    userId: id()
+      .notNull()
+      .references(() => users.id),
+    departmentId: id()
+      .notNull()
+      .references(() => departments.id),
     isMain: boolean().notNull().default(false),
     positionId: id().references(() => positions.id),
     employeeNumber: varchar({ length: 64 }),

@@ -43,5 +43,8 @@ export const departmentHierarchy = pgTable(
     /** Names from the root to the descendant, `/`-joined. */
     pathName: text().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.ancestorId, t.descendantId] }), index('department_hierarchy_descendant_idx').on(t.descendantId)],
+  (t) => [
+    primaryKey({ columns: [t.ancestorId, t.descendantId] }),
+    index('department_hierarchy_descendant_idx').on(t.descendantId),
+  ],
 );

@@ -53,7 +53,10 @@ export const auditEntries = pgTable(
     traceId: varchar({ length: 128 }),
     createdTime: instant().notNull().defaultNow(),
   },
-  (t) => [index('audit_entries_tenant_time_idx').on(t.tenantId, t.createdTime), index('audit_entries_user_action_idx').on(t.userId, t.action)],
+  (t) => [
+    index('audit_entries_tenant_time_idx').on(t.tenantId, t.createdTime),
+    index('audit_entries_user_action_idx').on(t.userId, t.action),
+  ],
 );
 
 /**

@@ -17,5 +17,9 @@ export const positions = pgTable(
     ...versionColumn(),
     ...softDeleteColumns(),
   },
-  (t) => [uniqueIndex('positions_tenant_code_uq').on(t.tenantId, sql`lower(${t.positionCode})`).where(sql`${t.isDeleted} = false`)],
+  (t) => [
+    uniqueIndex('positions_tenant_code_uq')
+      .on(t.tenantId, sql`lower(${t.positionCode})`)
+      .where(sql`${t.isDeleted} = false`),
+  ],
 );

@@ -12,7 +12,9 @@ export const recoveryCodes = pgTable(
   'recovery_codes',
   {
     id: pk(),
-    userId: id().notNull().references(() => users.id),
+    userId: id()
+      .notNull()
+      .references(() => users.id),
     codeDigest: varchar({ length: 64 }).notNull(),
     createdTime: instant().notNull().defaultNow(),
     usedTime: instant(),

@@ -28,15 +28,21 @@ export const roles = pgTable(
     ...versionColumn(),
     ...softDeleteColumns(),
   },
-  (t) => [uniqueIndex('roles_tenant_code_uq').on(t.tenantId, sql`lower(${t.roleCode})`).where(sql`${t.isDeleted} = false`)],
+  (t) => [
+    uniqueIndex('roles_tenant_code_uq').on(t.tenantId, sql`lower(${t.roleCode})`).where(sql`${t.isDeleted} = false`),
+  ],
 );
 
 /** Inheritance: a role holds every permission of its parents (no cycles; checked on write). */
 export const roleInheritances = pgTable(
   'role_inheritances',
   {
-    roleId: id().notNull().references(() => roles.id),
-    parentRoleId: id().notNull().references(() => roles.id),
+    roleId: id()
+      .notNull()
+      .references(() => roles.id),
+    parentRoleId: id()
+      .notNull()
+      .references(() => roles.id),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.parentRoleId] })],
 );
@@ -45,19 +51,28 @@ export const roleInheritances = pgTable(
 export const rolePermissions = pgTable(
   'role_permissions',
   {
-    roleId: id().notNull().references(() => roles.id),
-    permissionId: id().notNull().references(() => permissions.id),
+    roleId: id()
+      .notNull()
+      .references(() => roles.id),
+    permissionId: id()
+      .notNull()
+      .references(() => permissions.id),
     status: varchar({ length: 16 }).notNull().default('Enabled'),
     ...auditColumns(),
   },
-  (t) => [primaryKey({ columns: [t.roleId, t.permissionId] }), index('role_permissions_permission_idx').on(t.permissionId)],
+  (t) => [
+    primaryKey({ columns: [t.roleId, t.permissionId] }),
+    index('role_permissions_permission_idx').on(t.permissionId),
+  ],
 );
 
 /** Departments a role with the Custom data scope may see. */
 export const roleDataScopeDepartments = pgTable(
   'role_data_scope_departments',
   {
-    roleId: id().notNull().references(() => roles.id),
+    roleId: id()
+      .notNull()
+      .references(() => roles.id),
     departmentId: id().notNull(),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.departmentId] })],

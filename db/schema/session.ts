@@ -11,7 +11,9 @@ export const userSessions = pgTable(
   'user_sessions',
   {
     id: pk(),
-    userId: id().notNull().references(() => users.id),
+    userId: id()
+      .notNull()
+      .references(() => users.id),
     /** Current context: 0 = platform state. */
     tenantId: id().notNull().default(sql`0`),
     currentAccessTokenJti: varchar({ length: 64 }).notNull(),
@@ -55,7 +57,9 @@ export const userSessions = pgTable(
     index('user_sessions_user_status_idx').on(t.userId, t.status),
     index('user_sessions_tenant_idx').on(t.tenantId),
     // The expiry sweep of impersonation sessions reads only these few rows.
-    index('user_sessions_impersonation_active_idx').on(t.expirationTime).where(sql`${t.impersonatorUserId} is not null and ${t.status} = 0`),
+    index('user_sessions_impersonation_active_idx')
+      .on(t.expirationTime)
+      .where(sql`${t.impersonatorUserId} is not null and ${t.status} = 0`),
   ],
 );
 
@@ -67,7 +71,9 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: pk(),
-    sessionId: id().notNull().references(() => userSessions.id),
+    sessionId: id()
+      .notNull()
+      .references(() => userSessions.id),
     tokenHash: varchar({ length: 64 }).notNull(),
     issuedTime: instant().notNull(),
     expiresTime: instant().notNull(),

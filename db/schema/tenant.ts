@@ -56,7 +56,9 @@ export const tenantMemberships = pgTable(
   'tenant_memberships',
   {
     id: pk(),
-    tenantId: id().notNull().references(() => tenants.id),
+    tenantId: id()
+      .notNull()
+      .references(() => tenants.id),
     userId: id().notNull(),
     memberType: varchar({ length: 16 }).notNull().default('Member'),
     status: varchar({ length: 16 }).notNull().default('Active'),
@@ -69,7 +71,10 @@ export const tenantMemberships = pgTable(
     ...auditColumns(),
     ...versionColumn(),
   },
-  (t) => [uniqueIndex('tenant_memberships_tenant_user_uq').on(t.tenantId, t.userId), index('tenant_memberships_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('tenant_memberships_tenant_user_uq').on(t.tenantId, t.userId),
+    index('tenant_memberships_user_idx').on(t.userId),
+  ],
 );
 
 /**
@@ -82,7 +87,9 @@ export const tenantInvitations = pgTable(
   'tenant_invitations',
   {
     id: pk(),
-    tenantId: id().notNull().references(() => tenants.id),
+    tenantId: id()
+      .notNull()
+      .references(() => tenants.id),
     /** Lower-cased, trimmed. */
     email: varchar({ length: 254 }).notNull(),
     memberType: varchar({ length: 16 }).notNull().default('Member'),

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { auditColumns, id, instant, pk, softDeleteColumns, versionColumn } from './columns.js';
 import { tenants } from './tenant.js';
 
@@ -11,7 +22,9 @@ export const users = pgTable(
   'users',
   {
     id: pk(),
-    tenantId: id().notNull().references(() => tenants.id),
+    tenantId: id()
+      .notNull()
+      .references(() => tenants.id),
     userName: varchar({ length: 64 }).notNull(),
     email: varchar({ length: 254 }),
     phone: varchar({ length: 32 }),
@@ -40,8 +53,12 @@ export const users = pgTable(
     ...softDeleteColumns(),
   },
   (t) => [
-    uniqueIndex('users_tenant_username_uq').on(t.tenantId, sql`lower(${t.userName})`).where(sql`${t.isDeleted} = false`),
-    uniqueIndex('users_email_uq').on(sql`lower(${t.email})`).where(sql`${t.email} is not null and ${t.isDeleted} = false`),
+    uniqueIndex('users_tenant_username_uq')
+      .on(t.tenantId, sql`lower(${t.userName})`)
+      .where(sql`${t.isDeleted} = false`),
+    uniqueIndex('users_email_uq')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.email} is not null and ${t.isDeleted} = false`),
     index('users_tenant_created_idx').on(t.tenantId, t.createdTime),
     index('users_username_trgm').using('gin', sql`lower(${t.userName}) gin_trgm_ops`),
     index('users_nickname_trgm').using('gin', sql`lower(${t.nickName}) gin_trgm_ops`),
@@ -52,7 +69,9 @@ export const users = pgTable(
 
 /** Secrets and login state of a user (1:1). None of these columns is ever returned. */
 export const userSecurity = pgTable('user_security', {
-  userId: id().primaryKey().references(() => users.id),
+  userId: id()
+    .primaryKey()
+    .references(() => users.id),
   passwordHash: text().notNull(),
   passwordChangedTime: instant(),
   /** When set and past, the password has expired. */
@@ -79,7 +98,9 @@ export const passwordHistory = pgTable(
   'password_history',
   {
     id: pk(),
-    userId: id().notNull().references(() => users.id),
+    userId: id()
+      .notNull()
+      .references(() => users.id),
     passwordHash: text().notNull(),
     createdTime: instant().notNull().defaultNow(),
   },
@@ -92,7 +113,9 @@ export const externalLogins = pgTable(
   {
     id: pk(),
     tenantId: id().notNull(),
-    userId: id().notNull().references(() => users.id),
+    userId: id()
+      .notNull()
+      .references(() => users.id),
     provider: varchar({ length: 64 }).notNull(),
     providerKey: varchar({ length: 255 }).notNull(),
     providerDisplayName: varchar({ length: 128 }),
@@ -101,12 +124,17 @@ export const externalLogins = pgTable(
     lastLoginTime: instant(),
     ...auditColumns(),
   },
-  (t) => [uniqueIndex('external_logins_provider_key_uq').on(t.provider, t.providerKey, t.tenantId), index('external_logins_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('external_logins_provider_key_uq').on(t.provider, t.providerKey, t.tenantId),
+    index('external_logins_user_idx').on(t.userId),
+  ],
 );
 
 /** Notification switches per channel and type (one row per user). */
 export const notificationPreferences = pgTable('notification_preferences', {
-  userId: id().primaryKey().references(() => users.id),
+  userId: id()
+    .primaryKey()
+    .references(() => users.id),
   channelInApp: boolean().notNull().default(true),
   channelEmail: boolean().notNull().default(true),
   channelSms: boolean().notNull().default(false),
@@ -124,7 +152,9 @@ export const notificationPreferences = pgTable('notification_preferences', {
 export const userSettings = pgTable(
   'user_settings',
   {
-    userId: id().notNull().references(() => users.id),
+    userId: id()
+      .notNull()
+      .references(() => users.id),
     scene: varchar({ length: 32 }).notNull(),
     settingKey: varchar({ length: 128 }).notNull(),
     settingValue: text(),

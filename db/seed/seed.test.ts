@@ -5,7 +5,16 @@ import { updateVersioned } from '../../server/src/infra/db/versioned.js';
 import { createPasswordHasher } from '../../server/src/infra/password.js';
 import { PERMISSION_CATALOGUE } from '../../server/src/modules/authz/permission-catalogue.js';
 import { bootTestRuntime } from '../../server/src/testing/harness.js';
-import { menus, permissions, rolePermissions, roles, tenants, userRoles, users, userSecurity } from '../schema/index.js';
+import {
+  menus,
+  permissions,
+  rolePermissions,
+  roles,
+  tenants,
+  userRoles,
+  users,
+  userSecurity,
+} from '../schema/index.js';
 import { seedDatabase } from './seed.js';
 
 const { hash: hashPassword, verifyArgon2 } = createPasswordHasher();
@@ -18,9 +27,25 @@ afterAll(() => runtime.close());
 
 const counts = async () => {
   const { db } = runtime.deps;
-  const n = async (table: typeof tenants | typeof permissions | typeof roles | typeof rolePermissions | typeof menus | typeof users | typeof userRoles) =>
-    (await db.select({ n: count() }).from(table))[0]!.n;
-  return { tenants: await n(tenants), permissions: await n(permissions), roles: await n(roles), grants: await n(rolePermissions), menus: await n(menus), users: await n(users), userRoles: await n(userRoles) };
+  const n = async (
+    table:
+      | typeof tenants
+      | typeof permissions
+      | typeof roles
+      | typeof rolePermissions
+      | typeof menus
+      | typeof users
+      | typeof userRoles,
+  ) => (await db.select({ n: count() }).from(table))[0]!.n;
+  return {
+    tenants: await n(tenants),
+    permissions: await n(permissions),
+    roles: await n(roles),
+    grants: await n(rolePermissions),
+    menus: await n(menus),
+    users: await n(users),
+    userRoles: await n(userRoles),
+  };
 };
 
 describe('seed', () => {
@@ -37,15 +62,27 @@ describe('seed', () => {
       .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
       .where(eq(roles.roleCode, 'super_admin'));
     expect(grants.map((g) => g.code)).toEqual(['*']);
-    const [admin] = await db.select().from(users).where(sql`lower(${users.email}) = ${config.Saas.Seed.AdminEmail.toLowerCase()}`);
-    expect(admin).toMatchObject({ tenantId: 0n, isSystemAccount: true, isActive: true, status: 'Enabled', userName: config.Saas.Seed.AdminUserName });
+    const [admin] = await db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = ${config.Saas.Seed.AdminEmail.toLowerCase()}`);
+    expect(admin).toMatchObject({
+      tenantId: 0n,
+      isSystemAccount: true,
+      isActive: true,
+      status: 'Enabled',
+      userName: config.Saas.Seed.AdminUserName,
+    });
     const [security] = await db.select().from(userSecurity).where(eq(userSecurity.userId, admin!.id));
     expect(security!.mustChangePassword).toBe(true);
     expect(security!.passwordHash.startsWith('$argon2id$')).toBe(true);
     expect(await verifyArgon2(security!.passwordHash, config.Saas.Seed.AdminPassword)).toBe(true);
     const [link] = await db.select().from(userRoles).where(eq(userRoles.userId, admin!.id));
     expect(link!.tenantId).toBe(0n);
-    const [usersMenu] = await db.select().from(menus).where(and(eq(menus.menuCode, 'user'), eq(menus.tenantId, 0n)));
+    const [usersMenu] = await db
+      .select()
+      .from(menus)
+      .where(and(eq(menus.menuCode, 'user'), eq(menus.tenantId, 0n)));
     expect(usersMenu!.permissionId).not.toBeNull();
   });
 
@@ -54,12 +91,19 @@ describe('seed', () => {
     const result = await seedDatabase({
       db: runtime.deps.db,
       ids: runtime.deps.ids,
-      admin: { email: runtime.deps.config.Saas.Seed.AdminEmail.toUpperCase(), password: 'Another#Pass9', userName: 'superadmin' },
+      admin: {
+        email: runtime.deps.config.Saas.Seed.AdminEmail.toUpperCase(),
+        password: 'Another#Pass9',
+        userName: 'superadmin',
+      },
       hashPassword,
     });
     expect(result.createdAdmin).toBe(false);
     expect(await counts()).toEqual(before);
-    const [security] = await runtime.deps.db.select().from(userSecurity).where(eq(userSecurity.userId, result.adminUserId));
+    const [security] = await runtime.deps.db
+      .select()
+      .from(userSecurity)
+      .where(eq(userSecurity.userId, result.adminUserId));
     expect(await verifyArgon2(security!.passwordHash, 'Another#Pass9')).toBe(false);
   });
 
@@ -68,7 +112,11 @@ describe('seed', () => {
     const result = await seedDatabase({
       db: runtime.deps.db,
       ids: runtime.deps.ids,
-      admin: { email: 'new-admin@example.test', password: 'Another#Pass9', userName: runtime.deps.config.Saas.Seed.AdminUserName },
+      admin: {
+        email: 'new-admin@example.test',
+        password: 'Another#Pass9',
+        userName: runtime.deps.config.Saas.Seed.AdminUserName,
+      },
       hashPassword,
     });
     expect(result.createdAdmin).toBe(false);
@@ -94,7 +142,12 @@ describe('database errors', () => {
     const { db, ids, config } = runtime.deps;
     const error = await db
       .insert(users)
-      .values({ id: ids.next(), tenantId: 0n, userName: 'someone-else', email: config.Saas.Seed.AdminEmail.toUpperCase() })
+      .values({
+        id: ids.next(),
+        tenantId: 0n,
+        userName: 'someone-else',
+        email: config.Saas.Seed.AdminEmail.toUpperCase(),
+      })
       .catch((e: unknown) => e);
     expect(errorToEnvelope(error, { culture: 'en-US', traceId: 't', deps: runtime.deps }).status).toBe(409);
   });

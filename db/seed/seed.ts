@@ -2,8 +2,21 @@ import { and, eq, or, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../server/src/infra/db/client.js';
 import type { IdGenerator } from '../../server/src/infra/ids.js';
-import { PERMISSION_CATALOGUE, SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from '../../server/src/modules/authz/permission-catalogue.js';
-import { menus, permissions, rolePermissions, roles, tenants, userRoles, users, userSecurity } from '../schema/index.js';
+import {
+  PERMISSION_CATALOGUE,
+  SUPER_ADMIN_ROLE,
+  WILDCARD_PERMISSION,
+} from '../../server/src/modules/authz/permission-catalogue.js';
+import {
+  menus,
+  permissions,
+  rolePermissions,
+  roles,
+  tenants,
+  userRoles,
+  users,
+  userSecurity,
+} from '../schema/index.js';
 import { SEED_MENUS, type SeedMenu } from './menus.js';
 import { notDeleted } from '../../server/src/infra/db/predicates.js';
 
@@ -30,19 +43,30 @@ export interface SeedResult {
 export const PLATFORM_TENANT_ID = 0n;
 export const DEFAULT_TENANT_ID = 1n;
 
-async function seedMenus(tx: Parameters<Parameters<Database['transaction']>[0]>[0], ids: IdGenerator, codes: Map<string, bigint>): Promise<void> {
+async function seedMenus(
+  tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+  ids: IdGenerator,
+  codes: Map<string, bigint>,
+): Promise<void> {
   // A menu naming a code outside the catalogue would be stored ungated: visible to everyone.
   const permissionOf = (code: string) => {
     const id = codes.get(code);
     if (id === undefined) throw new Error(`Seed menu references unknown permission ${code}`);
     return id;
   };
-  const existing = new Set((await tx.select({ code: menus.menuCode }).from(menus).where(eq(menus.tenantId, PLATFORM_TENANT_ID))).map((r) => r.code.toLowerCase()));
+  const existing = new Set(
+    (await tx.select({ code: menus.menuCode }).from(menus).where(eq(menus.tenantId, PLATFORM_TENANT_ID))).map((r) =>
+      r.code.toLowerCase(),
+    ),
+  );
   const byCode = new Map<string, bigint>();
   const insert = async (menu: SeedMenu, parentId: bigint | null, sort: number) => {
     let id: bigint;
     if (existing.has(menu.code.toLowerCase())) {
-      const [row] = await tx.select({ id: menus.id }).from(menus).where(and(eq(menus.tenantId, PLATFORM_TENANT_ID), sql`lower(${menus.menuCode}) = ${menu.code.toLowerCase()}`));
+      const [row] = await tx
+        .select({ id: menus.id })
+        .from(menus)
+        .where(and(eq(menus.tenantId, PLATFORM_TENANT_ID), sql`lower(${menus.menuCode}) = ${menu.code.toLowerCase()}`));
       id = row!.id;
     } else {
       id = ids.next();
@@ -74,9 +98,21 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
   // Hash outside the transaction: it takes tens of milliseconds and needs no lock.
   const passwordHash = await options.hashPassword(admin.password);
   return db.transaction(async (tx) => {
-    await tx.insert(tenants).values({ id: PLATFORM_TENANT_ID, code: 'platform', name: 'Platform', status: 'Normal', configStatus: 'Configured' }).onConflictDoNothing();
+    await tx
+      .insert(tenants)
+      .values({
+        id: PLATFORM_TENANT_ID,
+        code: 'platform',
+        name: 'Platform',
+        status: 'Normal',
+        configStatus: 'Configured',
+      })
+      .onConflictDoNothing();
     // The default tenant: home of self-registered and external-login accounts (Saas__Auth__SelfServiceTenantId).
-    await tx.insert(tenants).values({ id: DEFAULT_TENANT_ID, code: 'default', name: 'Default', status: 'Normal', configStatus: 'Configured' }).onConflictDoNothing();
+    await tx
+      .insert(tenants)
+      .values({ id: DEFAULT_TENANT_ID, code: 'default', name: 'Default', status: 'Normal', configStatus: 'Configured' })
+      .onConflictDoNothing();
 
     for (const p of PERMISSION_CATALOGUE) {
       await tx
@@ -84,17 +120,36 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
         .values({ id: ids.next(), code: p.code, name: p.name, groupCode: p.groupCode })
         .onConflictDoUpdate({ target: permissions.code, set: { name: p.name, groupCode: p.groupCode } });
     }
-    const codes = new Map((await tx.select({ id: permissions.id, code: permissions.code }).from(permissions)).map((r) => [r.code, r.id]));
+    const codes = new Map(
+      (await tx.select({ id: permissions.id, code: permissions.code }).from(permissions)).map((r) => [r.code, r.id]),
+    );
 
     let [role] = await tx
       .select({ id: roles.id })
       .from(roles)
-      .where(and(eq(roles.tenantId, PLATFORM_TENANT_ID), sql`lower(${roles.roleCode}) = ${SUPER_ADMIN_ROLE}`, notDeleted(roles.isDeleted)));
+      .where(
+        and(
+          eq(roles.tenantId, PLATFORM_TENANT_ID),
+          sql`lower(${roles.roleCode}) = ${SUPER_ADMIN_ROLE}`,
+          notDeleted(roles.isDeleted),
+        ),
+      );
     if (!role) {
       role = { id: ids.next() };
-      await tx.insert(roles).values({ id: role.id, tenantId: PLATFORM_TENANT_ID, roleCode: SUPER_ADMIN_ROLE, roleName: 'Super administrator', roleType: 'System', dataScope: 'All', isSystem: 1 });
+      await tx.insert(roles).values({
+        id: role.id,
+        tenantId: PLATFORM_TENANT_ID,
+        roleCode: SUPER_ADMIN_ROLE,
+        roleName: 'Super administrator',
+        roleType: 'System',
+        dataScope: 'All',
+        isSystem: 1,
+      });
     }
-    await tx.insert(rolePermissions).values({ roleId: role.id, permissionId: codes.get(WILDCARD_PERMISSION)! }).onConflictDoNothing();
+    await tx
+      .insert(rolePermissions)
+      .values({ roleId: role.id, permissionId: codes.get(WILDCARD_PERMISSION)! })
+      .onConflictDoNothing();
 
     await seedMenus(tx, ids, codes);
 
@@ -106,7 +161,13 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
       .from(users)
       .where(
         and(
-          or(sql`lower(${users.email}) = ${admin.email.trim().toLowerCase()}`, and(eq(users.tenantId, PLATFORM_TENANT_ID), sql`lower(${users.userName}) = ${admin.userName.toLowerCase()}`)),
+          or(
+            sql`lower(${users.email}) = ${admin.email.trim().toLowerCase()}`,
+            and(
+              eq(users.tenantId, PLATFORM_TENANT_ID),
+              sql`lower(${users.userName}) = ${admin.userName.toLowerCase()}`,
+            ),
+          ),
           notDeleted(users.isDeleted),
         ),
       )
@@ -127,8 +188,12 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedResult> {
         status: 'Enabled',
       });
       // The seed password is a default password: the first login forces a change.
-      await tx.insert(userSecurity).values({ userId: user.id, passwordHash, securityStamp: randomUUID(), mustChangePassword: true });
-      await tx.insert(userRoles).values({ id: ids.next(), tenantId: PLATFORM_TENANT_ID, userId: user.id, roleId: role.id });
+      await tx
+        .insert(userSecurity)
+        .values({ userId: user.id, passwordHash, securityStamp: randomUUID(), mustChangePassword: true });
+      await tx
+        .insert(userRoles)
+        .values({ id: ids.next(), tenantId: PLATFORM_TENANT_ID, userId: user.id, roleId: role.id });
     }
     return { adminUserId: user.id, superAdminRoleId: role.id, createdAdmin };
   });

@@ -48,7 +48,9 @@ function databaseLabel(): string {
   const url = process.env.DATABASE_URL;
   if (!url) return 'the embedded PGlite (in the server process)';
   const target = postgresTarget(url);
-  return target.socket ? `PostgreSQL through its Unix socket ${target.socket}` : `PostgreSQL over TCP (${new URL(url).host})`;
+  return target.socket
+    ? `PostgreSQL through its Unix socket ${target.socket}`
+    : `PostgreSQL over TCP (${new URL(url).host})`;
 }
 
 /** Raw verifications/s on `threads` threads of their own, each verifying back to back (no hand-offs). */
@@ -63,13 +65,20 @@ async function argon2Threads(hash: string, password: string, seconds: number, th
     parentPort.postMessage(done);`;
   const started = performance.now();
   const counts = await Promise.all(
-    Array.from({ length: threads }, () => new Promise<number>((resolve, reject) => {
-      const worker = new Worker(source, { eval: true, workerData: { binding, hash, password, seconds } });
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    })),
+    Array.from(
+      { length: threads },
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const worker = new Worker(source, { eval: true, workerData: { binding, hash, password, seconds } });
+          worker.once('message', resolve);
+          worker.once('error', reject);
+        }),
+    ),
   );
-  return rate(counts.reduce((a, b) => a + b, 0), performance.now() - started);
+  return rate(
+    counts.reduce((a, b) => a + b, 0),
+    performance.now() - started,
+  );
 }
 
 export async function login(): Promise<void> {
@@ -92,7 +101,11 @@ export async function login(): Promise<void> {
       bodies,
     });
     // The ceiling answers a login's very bytes.
-    const sample = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[0] });
+    const sample = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bodies[0],
+    });
     child.send({ type: 'echo-body', body: await sample.json() });
     const cores = availableParallelism();
     await argon2Rate(hash, password, 2, cores);
@@ -106,8 +119,10 @@ export async function login(): Promise<void> {
     const measured = async (label: string, target: string, round: number) => {
       const stop = existsSync('/proc/stat') && child.pid ? measureCpu(child.pid) : undefined;
       const result = await leanLoad(`${label} (round ${round})`, options(target, 4));
-      if (result.non2xx || result.errors) throw new Error(`${label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      if (stop) process.stdout.write(`  CPU a request, ${label} (round ${round}): ${perOperation(stop(), result.total)}\n`);
+      if (result.non2xx || result.errors)
+        throw new Error(`${label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      if (stop)
+        process.stdout.write(`  CPU a request, ${label} (round ${round}): ${perOperation(stop(), result.total)}\n`);
       rows.push({ label: result.label, perSecond: result.requestsPerSecond });
     };
     // Short rounds, many of them: the speed of this virtual machine's cores drifts by a third
@@ -117,8 +132,13 @@ export async function login(): Promise<void> {
       const pool = await argon2Rate(hash, password, 2, 8);
       const perCore = await argon2Rate(hash, password, 2, cores);
       const threads = await argon2Threads(hash, password, 2, cores);
-      process.stdout.write(`  raw argon2 (round ${round}): ${pool}/s with 8 in flight, ${perCore}/s with ${cores} (one per core), ${threads}/s on ${cores} threads of their own\n`);
-      rows.push({ label: `raw argon2 verifications, best (round ${round})`, perSecond: Math.max(pool, perCore, threads) });
+      process.stdout.write(
+        `  raw argon2 (round ${round}): ${pool}/s with 8 in flight, ${perCore}/s with ${cores} (one per core), ${threads}/s on ${cores} threads of their own\n`,
+      );
+      rows.push({
+        label: `raw argon2 verifications, best (round ${round})`,
+        perSecond: Math.max(pool, perCore, threads),
+      });
       await measured('password logins', url, round);
       await measured('HTTP + argon2 only', ceilingUrl, round);
     }
@@ -138,7 +158,11 @@ export async function login(): Promise<void> {
 export async function userinfo(): Promise<void> {
   const { ports, users, password, child } = await startBenchServer([], { BENCH_USERS: '1' });
   try {
-    const res = await fetch(`http://127.0.0.1:${ports.app}/api/Auth/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: users[0], password }) });
+    const res = await fetch(`http://127.0.0.1:${ports.app}/api/Auth/Login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: users[0], password }),
+    });
     const token = ((await res.json()) as { data: { token: { accessToken: string } } }).data.token.accessToken;
     const headers = { authorization: `Bearer ${token}`, 'x-timezone': 'Asia/Shanghai' };
     const sample = await fetch(`http://127.0.0.1:${ports.app}/api/Auth/UserInfo`, { headers });
@@ -155,8 +179,12 @@ export async function userinfo(): Promise<void> {
       { label: 'bare Hono, coalesced as the app', options: { url: bare(ports.bareCoalesced), headers } },
       { label: 'GET /api/Auth/UserInfo, Bearer', options: { url: derived, headers } },
     ]);
-    process.stdout.write(`\nUserInfo / bare = ${percentOf(rows, 'GET /api/Auth/UserInfo, Bearer', 'bare Hono JSON, same body')} (target >= 50%)\n`);
-    process.stdout.write(`UserInfo / bare with the same coalescing = ${percentOf(rows, 'GET /api/Auth/UserInfo, Bearer', 'bare Hono, coalesced as the app')} (for comparison)\n`);
+    process.stdout.write(
+      `\nUserInfo / bare = ${percentOf(rows, 'GET /api/Auth/UserInfo, Bearer', 'bare Hono JSON, same body')} (target >= 50%)\n`,
+    );
+    process.stdout.write(
+      `UserInfo / bare with the same coalescing = ${percentOf(rows, 'GET /api/Auth/UserInfo, Bearer', 'bare Hono, coalesced as the app')} (for comparison)\n`,
+    );
   } finally {
     child.disconnect();
   }
@@ -169,13 +197,21 @@ export async function refresh(): Promise<void> {
   await admin.unsafe('CREATE DATABASE portcullis_bench_auth');
   await admin.end();
   const sessions = 256;
-  const { ports, users, password, child } = await startBenchServer([], { BENCH_USERS: String(sessions), DATABASE_URL: withDatabase(server, 'portcullis_bench_auth') });
+  const { ports, users, password, child } = await startBenchServer([], {
+    BENCH_USERS: String(sessions),
+    DATABASE_URL: withDatabase(server, 'portcullis_bench_auth'),
+  });
   try {
     const base = `http://127.0.0.1:${ports.app}`;
     const pairs = await Promise.all(
       users.map(async (username) => {
-        const res = await fetch(`${base}/api/Auth/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
-        const token = ((await res.json()) as { data: { token: { accessToken: string; refreshToken: string } } }).data.token;
+        const res = await fetch(`${base}/api/Auth/Login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username, password }),
+        });
+        const token = ((await res.json()) as { data: { token: { accessToken: string; refreshToken: string } } }).data
+          .token;
         return { accessToken: token.accessToken, refreshToken: token.refreshToken };
       }),
     );
@@ -195,7 +231,10 @@ export async function refresh(): Promise<void> {
           for (let k = 0; performance.now() < end; k++) {
             const slot = (c + k * concurrency) % sessions;
             const pair = pairs[slot]!;
-            const body = (await postJson(agent, refreshUrl, pair)).json as { isSuccess: boolean; data: { accessToken: string; refreshToken: string } };
+            const body = (await postJson(agent, refreshUrl, pair)).json as {
+              isSuccess: boolean;
+              data: { accessToken: string; refreshToken: string };
+            };
             if (body.isSuccess) {
               pairs[slot] = { accessToken: body.data.accessToken, refreshToken: body.data.refreshToken };
               ok++;
@@ -203,17 +242,25 @@ export async function refresh(): Promise<void> {
           }
         }),
       );
-      return { perSecond: rate(ok, performance.now() - started), failed, cpu: stop ? perOperation(stop(), ok) : undefined };
+      return {
+        perSecond: rate(ok, performance.now() - started),
+        failed,
+        cpu: stop ? perOperation(stop(), ok) : undefined,
+      };
     };
     const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
     await run(3, concurrency);
     const measured = [await run(8, concurrency), await run(8, concurrency)];
     agent.destroy();
     for (const [i, m] of measured.entries()) {
-      process.stdout.write(`refreshes on PostgreSQL (round ${i + 1})            ${String(m.perSecond).padStart(6)} /s   failed ${m.failed}\n`);
+      process.stdout.write(
+        `refreshes on PostgreSQL (round ${i + 1})            ${String(m.perSecond).padStart(6)} /s   failed ${m.failed}\n`,
+      );
       if (m.cpu) process.stdout.write(`  CPU a refresh (round ${i + 1}): ${m.cpu}\n`);
     }
-    process.stdout.write(`\nmean ${Math.round((measured[0]!.perSecond + measured[1]!.perSecond) / 2)} refreshes/s (target >= 1000/s)\n`);
+    process.stdout.write(
+      `\nmean ${Math.round((measured[0]!.perSecond + measured[1]!.perSecond) / 2)} refreshes/s (target >= 1000/s)\n`,
+    );
   } finally {
     child.disconnect();
   }

@@ -34,7 +34,12 @@ function threads(): Threads {
       if (!stat) continue;
       // Fields after the parenthesised name: state is the first; utime and stime the 12th and 13th.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      all.set(`${pid}/${tid}`, { pid: Number(pid), tid: Number(tid), comm, seconds: (Number(fields[11]) + Number(fields[12])) / TICKS });
+      all.set(`${pid}/${tid}`, {
+        pid: Number(pid),
+        tid: Number(tid),
+        comm,
+        seconds: (Number(fields[11]) + Number(fields[12])) / TICKS,
+      });
     }
   }
   return all;
@@ -66,7 +71,15 @@ export function measureCpu(serverPid: number): () => CpuBreakdown {
   const idleBefore = idleSeconds();
   return () => {
     const after = threads();
-    const result: CpuBreakdown = { pool: 0, main: 0, helpers: 0, postgres: 0, loadGenerator: 0, other: 0, idle: idleSeconds() - idleBefore };
+    const result: CpuBreakdown = {
+      pool: 0,
+      main: 0,
+      helpers: 0,
+      postgres: 0,
+      loadGenerator: 0,
+      other: 0,
+      idle: idleSeconds() - idleBefore,
+    };
     const serverThreads: number[] = [];
     for (const [key, t] of after) {
       const spent = t.seconds - (before.get(key)?.seconds ?? 0);

@@ -22,7 +22,8 @@ const median = (values: number[]) => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 
 export async function run(): Promise<void> {
   const accounts = 128;
@@ -37,7 +38,9 @@ export async function run(): Promise<void> {
     env.DATABASE_URL = withDatabase(server, 'portcullis_bench_enumeration');
   }
   if (process.env.REDIS_URL) env.Redis__KeyPrefix = `bench-enumeration:${randomUUID()}:`;
-  process.stdout.write(`database: ${server ? 'PostgreSQL' : 'the embedded PGlite (in the server process)'}; stores: ${process.env.REDIS_URL ? 'Redis' : 'in process'}\n`);
+  process.stdout.write(
+    `database: ${server ? 'PostgreSQL' : 'the embedded PGlite (in the server process)'}; stores: ${process.env.REDIS_URL ? 'Redis' : 'in process'}\n`,
+  );
   const { ports, users, password, child } = await startBenchServer([], env);
   try {
     const url = `http://127.0.0.1:${ports.app}/api/Auth/Login`;
@@ -45,7 +48,13 @@ export async function run(): Promise<void> {
     // Unknown names of the same shape and length as the known ones (bench<i>-<id>@example.test).
     const digits = (n: number) => Array.from({ length: n }, (_, i) => randomInt(i === 0 ? 1 : 0, 10)).join('');
     const unknownNames = users.map((name) => name.replace(/-(\d+)@/, (_, id: string) => `-${digits(id.length)}@`));
-    const serialize = (names: string[]) => serializeRequests({ url, method: 'POST', headers: { 'content-type': 'application/json' }, bodies: names.map((username) => JSON.stringify({ username, password: wrong })) });
+    const serialize = (names: string[]) =>
+      serializeRequests({
+        url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        bodies: names.map((username) => JSON.stringify({ username, password: wrong })),
+      });
     const known = serialize(users);
     const unknown = serialize(unknownNames);
     const connection = await leanConnection(url);

@@ -16,10 +16,17 @@ export async function run(): Promise<void> {
     const rows = await alternate([
       { label: 'bare Hono GET /bare', options: { url: bare } },
       { label: 'bare Hono, coalesced as the app', options: { url: bareCoalesced } },
-      { label: 'derived GET /api/System/ServerTime', options: { url: derived, headers: { 'x-timezone': 'Asia/Shanghai' } } },
+      {
+        label: 'derived GET /api/System/ServerTime',
+        options: { url: derived, headers: { 'x-timezone': 'Asia/Shanghai' } },
+      },
     ]);
-    process.stdout.write(`\nderived / bare = ${percentOf(rows, 'derived GET /api/System/ServerTime', 'bare Hono GET /bare')} (target >= 70%)\n`);
-    process.stdout.write(`derived / bare with the same coalescing = ${percentOf(rows, 'derived GET /api/System/ServerTime', 'bare Hono, coalesced as the app')} (for comparison)\n`);
+    process.stdout.write(
+      `\nderived / bare = ${percentOf(rows, 'derived GET /api/System/ServerTime', 'bare Hono GET /bare')} (target >= 70%)\n`,
+    );
+    process.stdout.write(
+      `derived / bare with the same coalescing = ${percentOf(rows, 'derived GET /api/System/ServerTime', 'bare Hono, coalesced as the app')} (for comparison)\n`,
+    );
   } finally {
     child.disconnect();
   }

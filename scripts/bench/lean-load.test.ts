@@ -16,7 +16,10 @@ describe('frameResponse', () => {
   });
 
   it('frames chunked bodies, chunk by chunk', () => {
-    const full = Buffer.concat([head('transfer-encoding: chunked\r\n'), Buffer.from('3\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\n\r\n')]);
+    const full = Buffer.concat([
+      head('transfer-encoding: chunked\r\n'),
+      Buffer.from('3\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\n\r\n'),
+    ]);
     for (let cut = 1; cut < full.length; cut++) expect(frameResponse(full.subarray(0, cut))).toBeUndefined();
     expect(frameResponse(full)).toEqual({ status: 200, length: full.length, close: false });
   });
@@ -33,7 +36,12 @@ describe('frameResponse', () => {
 
 describe('serializeRequests', () => {
   it('writes each body with its byte length', () => {
-    const [request] = serializeRequests({ url: 'http://127.0.0.1:1/api/x?a=1', method: 'POST', headers: { 'content-type': 'application/json' }, bodies: ['{"n":"é"}'] });
+    const [request] = serializeRequests({
+      url: 'http://127.0.0.1:1/api/x?a=1',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      bodies: ['{"n":"é"}'],
+    });
     const text = request!.toString('utf8');
     expect(text.startsWith('POST /api/x?a=1 HTTP/1.1\r\nhost: 127.0.0.1:1\r\n')).toBe(true);
     expect(text).toContain('content-length: 10\r\n\r\n{"n":"é"}');
@@ -58,7 +66,14 @@ describe('leanLoad', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('sends the bodies in turn and counts answers, non-2xx included', async () => {
-    const result = await leanLoad('echo', { url: `http://127.0.0.1:${port}/echo`, connections: 2, duration: 0.5, method: 'POST', headers: { 'content-type': 'application/json' }, bodies: [1, 2, 3, 4, 5].map((n) => JSON.stringify({ n })) });
+    const result = await leanLoad('echo', {
+      url: `http://127.0.0.1:${port}/echo`,
+      connections: 2,
+      duration: 0.5,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      bodies: [1, 2, 3, 4, 5].map((n) => JSON.stringify({ n })),
+    });
     expect(result.total).toBe(seen.length);
     expect(result.total).toBeGreaterThan(20);
     expect(result.errors).toBe(0);
@@ -69,13 +84,24 @@ describe('leanLoad', () => {
 
   it('times single requests on one keep-alive connection, one at a time', async () => {
     const url = `http://127.0.0.1:${port}/echo`;
-    const [accepted, refused] = serializeRequests({ url, method: 'POST', headers: { 'content-type': 'application/json' }, bodies: ['{"n":7}', '{"n":10}'] });
+    const [accepted, refused] = serializeRequests({
+      url,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      bodies: ['{"n":7}', '{"n":10}'],
+    });
     const connection = await leanConnection(url);
     try {
-      const answers = [await connection.send(accepted!), await connection.send(refused!), await connection.send(accepted!)];
+      const answers = [
+        await connection.send(accepted!),
+        await connection.send(refused!),
+        await connection.send(accepted!),
+      ];
       expect(answers.map((a) => a.status)).toEqual([200, 400, 200]);
       for (const answer of answers) expect(answer.ms).toBeGreaterThan(0);
-      await expect(Promise.all([connection.send(accepted!), connection.send(accepted!)])).rejects.toThrow(/one request at a time/);
+      await expect(Promise.all([connection.send(accepted!), connection.send(accepted!)])).rejects.toThrow(
+        /one request at a time/,
+      );
     } finally {
       connection.close();
     }

@@ -26,7 +26,11 @@ export function serializeRequests(options: Pick<LeanLoadOptions, 'url' | 'method
   const headers = { host: url.host, connection: 'keep-alive', ...options.headers };
   return options.bodies.map((body) => {
     const payload = Buffer.from(body, 'utf8');
-    const lines = [`${options.method} ${url.pathname}${url.search} HTTP/1.1`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${payload.length}`];
+    const lines = [
+      `${options.method} ${url.pathname}${url.search} HTTP/1.1`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      `content-length: ${payload.length}`,
+    ];
     return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]);
   });
 }
@@ -146,7 +150,9 @@ export async function leanLoad(label: string, options: LeanLoadOptions): Promise
  * single requests (enumeration: a request's latency, not a rate). Resolves each request with its
  * status and the milliseconds from writing it to its whole response.
  */
-export async function leanConnection(target: string): Promise<{ send(request: Buffer): Promise<{ status: number; ms: number }>; close(): void }> {
+export async function leanConnection(
+  target: string,
+): Promise<{ send(request: Buffer): Promise<{ status: number; ms: number }>; close(): void }> {
   const url = new URL(target);
   const socket = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true });
   await new Promise<void>((resolve, reject) => {

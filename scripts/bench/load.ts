@@ -39,11 +39,18 @@ export interface BenchServer {
   password: string;
 }
 
-export async function startBenchServer(args: string[] = [], env: Record<string, string> = {}): Promise<{ ports: BenchServer['ports']; users: string[]; password: string; child: ChildProcess }> {
+export async function startBenchServer(
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ ports: BenchServer['ports']; users: string[]; password: string; child: ChildProcess }> {
   const root = path.resolve(import.meta.dirname, '../..');
   execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/build.ts')], { stdio: 'inherit' });
   const child = fork(path.join(root, 'dist/server/bench-server.mjs'), args, {
-    execArgv: ['--enable-source-maps', ...(process.env.BENCH_PERF ? ['--perf-basic-prof-only-functions'] : []), ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [])],
+    execArgv: [
+      '--enable-source-maps',
+      ...(process.env.BENCH_PERF ? ['--perf-basic-prof-only-functions'] : []),
+      ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -52,7 +59,12 @@ export async function startBenchServer(args: string[] = [], env: Record<string, 
     child.once('message', (m) => resolve(m as Ready));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  return { ports: { app: ready.app, bare: ready.bare, bareCoalesced: ready.bareCoalesced }, users: ready.users ?? [], password: ready.password, child };
+  return {
+    ports: { app: ready.app, bare: ready.bare, bareCoalesced: ready.bareCoalesced },
+    users: ready.users ?? [],
+    password: ready.password,
+    child,
+  };
 }
 
 /**
@@ -60,7 +72,10 @@ export async function startBenchServer(args: string[] = [], env: Record<string, 
  * hits all alike), prints the table and fails when any request failed. Rows are labelled
  * `<label> (round n)`.
  */
-export async function alternate(contenders: Array<{ label: string; options: autocannon.Options }>, rounds = 2): Promise<LoadResult[]> {
+export async function alternate(
+  contenders: Array<{ label: string; options: autocannon.Options }>,
+  rounds = 2,
+): Promise<LoadResult[]> {
   const rows: LoadResult[] = [];
   for (let round = 1; round <= rounds; round++) {
     for (const c of contenders) rows.push(await load(`${c.label} (round ${round})`, c.options));
@@ -72,13 +87,16 @@ export async function alternate(contenders: Array<{ label: string; options: auto
 
 /** Requests/s of one contender over all rounds, as a percentage of another's. */
 export function percentOf(rows: LoadResult[], label: string, base: string): string {
-  const sum = (l: string) => rows.filter((r) => r.label.startsWith(`${l} (round `)).reduce((a, r) => a + r.requestsPerSecond, 0);
+  const sum = (l: string) =>
+    rows.filter((r) => r.label.startsWith(`${l} (round `)).reduce((a, r) => a + r.requestsPerSecond, 0);
   return `${((sum(label) / sum(base)) * 100).toFixed(1)}%`;
 }
 
 export function printTable(rows: LoadResult[]): void {
   for (const r of rows) {
-    process.stdout.write(`${r.label.padEnd(52)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   non-2xx ${r.non2xx}   errors ${r.errors}\n`);
+    process.stdout.write(
+      `${r.label.padEnd(52)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   non-2xx ${r.non2xx}   errors ${r.errors}\n`,
+    );
   }
 }
 
@@ -91,11 +109,20 @@ export function postJson(agent: http.Agent, url: URL, body: unknown): Promise<{ 
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+        );
         res.on('error', reject);
       },
     );

@@ -50,7 +50,11 @@ bare.get('/bare', (c) => {
   return c.json({
     code: 200,
     message: 'Success',
-    data: { serverTime: `${now.toISOString().slice(0, 19)}+00:00`, unixSeconds: Math.floor(now.getTime() / 1000), timeZone: 'UTC' },
+    data: {
+      serverTime: `${now.toISOString().slice(0, 19)}+00:00`,
+      unixSeconds: Math.floor(now.getTime() / 1000),
+      timeZone: 'UTC',
+    },
     traceId,
     timestamp: `${now.toISOString().slice(0, -1)}+00:00`,
     isSuccess: true,
@@ -87,9 +91,12 @@ const listening = (s: ReturnType<typeof serve>) =>
   });
 // The app is served as main.ts serves it (serveApp: responses coalesced per event-loop turn);
 // the bare app as it comes, and again behind the same coalescing, to show what that alone does.
-const bareOn = (fetch: (req: Request) => Response | Promise<Response>) => listening(serve({ fetch, port: 0, hostname: '127.0.0.1' }));
+const bareOn = (fetch: (req: Request) => Response | Promise<Response>) =>
+  listening(serve({ fetch, port: 0, hostname: '127.0.0.1' }));
 const ports = {
-  app: await listening(serveApp({ fetch: inFlight.handler, config, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1' })),
+  app: await listening(
+    serveApp({ fetch: inFlight.handler, config, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1' }),
+  ),
   bare: await bareOn(bare.fetch),
   bareCoalesced: await bareOn(coalesceResponses(bare.fetch)),
 };

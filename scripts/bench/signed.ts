@@ -39,9 +39,17 @@ export async function run(): Promise<void> {
   try {
     const app = `http://127.0.0.1:${ports.app}`;
     // A credential made the way a partner gets one: log in, create it under /api/Profile.
-    const login = await fetch(`${app}/api/Auth/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: users[0], password }) });
+    const login = await fetch(`${app}/api/Auth/Login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: users[0], password }),
+    });
     const token = ((await login.json()) as { data: { token: { accessToken: string } } }).data.token.accessToken;
-    const created = await fetch(`${app}/api/Profile/ApiCredential`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    const created = await fetch(`${app}/api/Profile/ApiCredential`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     const { appKey, appSecret } = ((await created.json()) as { data: { appKey: string; appSecret: string } }).data;
     const sign = signer(appKey, appSecret);
     // X-Timestamp counts whole seconds, and the record of used nonces refuses requests signed
@@ -63,8 +71,12 @@ export async function run(): Promise<void> {
       { label: 'bare Hono, coalesced as the app', options: { url: bare(ports.bareCoalesced), requests } },
       { label: `signed GET ${PATH}`, options: { url: signed, requests } },
     ]);
-    process.stdout.write(`\nsigned Ping / bare = ${percentOf(rows, `signed GET ${PATH}`, 'bare Hono JSON, same body')} (target >= 50%)\n`);
-    process.stdout.write(`signed Ping / bare with the same coalescing = ${percentOf(rows, `signed GET ${PATH}`, 'bare Hono, coalesced as the app')} (for comparison)\n`);
+    process.stdout.write(
+      `\nsigned Ping / bare = ${percentOf(rows, `signed GET ${PATH}`, 'bare Hono JSON, same body')} (target >= 50%)\n`,
+    );
+    process.stdout.write(
+      `signed Ping / bare with the same coalescing = ${percentOf(rows, `signed GET ${PATH}`, 'bare Hono, coalesced as the app')} (for comparison)\n`,
+    );
   } finally {
     child.disconnect();
   }

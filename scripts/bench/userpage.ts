@@ -20,8 +20,160 @@ import { startPostgresCluster } from '../../server/src/testing/postgres.js';
 const USERS = 1_000_000;
 /** Bumped when the seeded data changes, so an old bench database is reseeded. */
 const SEED_VERSION = 'names-v2';
-const FIRST = ['james', 'mary', 'wei', 'fang', 'hiroshi', 'yuki', 'minjun', 'seoyeon', 'lukas', 'anna', 'arjun', 'priya', 'carlos', 'sofia', 'mohamed', 'fatima', 'olga', 'ivan', 'chen', 'li', 'noah', 'emma', 'liam', 'olivia', 'ethan', 'ava', 'lucas', 'mia', 'mateo', 'isabella', 'leon', 'hannah', 'ravi', 'ananya', 'kenji', 'sakura', 'jisoo', 'hyun', 'elena', 'marco', 'giulia', 'pierre', 'camille', 'omar', 'layla', 'yusuf', 'zeynep', 'pedro', 'lucia', 'tomas'];
-const LAST = ['smith', 'johnson', 'wang', 'zhang', 'liu', 'yang', 'huang', 'zhao', 'wu', 'zhou', 'sato', 'suzuki', 'takahashi', 'tanaka', 'kim', 'lee', 'park', 'choi', 'mueller', 'schmidt', 'schneider', 'fischer', 'weber', 'sharma', 'patel', 'singh', 'kumar', 'garcia', 'martinez', 'rodriguez', 'lopez', 'hernandez', 'gonzalez', 'rossi', 'russo', 'ferrari', 'martin', 'bernard', 'dubois', 'durand', 'ivanov', 'petrov', 'nguyen', 'tran', 'ali', 'khan', 'hassan', 'silva', 'santos', 'oliveira', 'kowalski', 'nowak', 'jensen', 'hansen', 'nielsen', 'larsen', 'andersson', 'johansson', 'karlsson', 'nilsson', 'brown', 'taylor', 'wilson', 'davies', 'evans', 'thomas', 'roberts', 'walker', 'wright', 'robinson', 'thompson', 'white', 'hughes', 'edwards', 'green', 'hall', 'wood', 'harris', 'clarke', 'jackson', 'turner', 'hill', 'moore', 'cooper', 'ward', 'morris', 'king', 'baker', 'harrison', 'morgan', 'phillips', 'lewis', 'young', 'allen', 'mitchell', 'carter', 'adams', 'scott', 'murphy', 'bell'];
+const FIRST = [
+  'james',
+  'mary',
+  'wei',
+  'fang',
+  'hiroshi',
+  'yuki',
+  'minjun',
+  'seoyeon',
+  'lukas',
+  'anna',
+  'arjun',
+  'priya',
+  'carlos',
+  'sofia',
+  'mohamed',
+  'fatima',
+  'olga',
+  'ivan',
+  'chen',
+  'li',
+  'noah',
+  'emma',
+  'liam',
+  'olivia',
+  'ethan',
+  'ava',
+  'lucas',
+  'mia',
+  'mateo',
+  'isabella',
+  'leon',
+  'hannah',
+  'ravi',
+  'ananya',
+  'kenji',
+  'sakura',
+  'jisoo',
+  'hyun',
+  'elena',
+  'marco',
+  'giulia',
+  'pierre',
+  'camille',
+  'omar',
+  'layla',
+  'yusuf',
+  'zeynep',
+  'pedro',
+  'lucia',
+  'tomas',
+];
+const LAST = [
+  'smith',
+  'johnson',
+  'wang',
+  'zhang',
+  'liu',
+  'yang',
+  'huang',
+  'zhao',
+  'wu',
+  'zhou',
+  'sato',
+  'suzuki',
+  'takahashi',
+  'tanaka',
+  'kim',
+  'lee',
+  'park',
+  'choi',
+  'mueller',
+  'schmidt',
+  'schneider',
+  'fischer',
+  'weber',
+  'sharma',
+  'patel',
+  'singh',
+  'kumar',
+  'garcia',
+  'martinez',
+  'rodriguez',
+  'lopez',
+  'hernandez',
+  'gonzalez',
+  'rossi',
+  'russo',
+  'ferrari',
+  'martin',
+  'bernard',
+  'dubois',
+  'durand',
+  'ivanov',
+  'petrov',
+  'nguyen',
+  'tran',
+  'ali',
+  'khan',
+  'hassan',
+  'silva',
+  'santos',
+  'oliveira',
+  'kowalski',
+  'nowak',
+  'jensen',
+  'hansen',
+  'nielsen',
+  'larsen',
+  'andersson',
+  'johansson',
+  'karlsson',
+  'nilsson',
+  'brown',
+  'taylor',
+  'wilson',
+  'davies',
+  'evans',
+  'thomas',
+  'roberts',
+  'walker',
+  'wright',
+  'robinson',
+  'thompson',
+  'white',
+  'hughes',
+  'edwards',
+  'green',
+  'hall',
+  'wood',
+  'harris',
+  'clarke',
+  'jackson',
+  'turner',
+  'hill',
+  'moore',
+  'cooper',
+  'ward',
+  'morris',
+  'king',
+  'baker',
+  'harrison',
+  'morgan',
+  'phillips',
+  'lewis',
+  'young',
+  'allen',
+  'mitchell',
+  'carter',
+  'adams',
+  'scott',
+  'murphy',
+  'bell',
+];
 const TENANT = 900_000_000_001n;
 async function ensureDatabase(server: string, name: string): Promise<void> {
   const admin = postgresClient(server, { max: 1, onnotice: () => {} });
@@ -30,10 +182,17 @@ async function ensureDatabase(server: string, name: string): Promise<void> {
   await admin.end();
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Settings of the private cluster: memory for the data set (1M users is about 1.3 GB with indexes). */
-const TUNED = { shared_buffers: '2GB', effective_cache_size: '8GB', work_mem: '16MB', random_page_cost: '1.1', jit: 'off' };
+const TUNED = {
+  shared_buffers: '2GB',
+  effective_cache_size: '8GB',
+  work_mem: '16MB',
+  random_page_cost: '1.1',
+  jit: 'off',
+};
 
 /**
  * Runs on two servers: the one DATABASE_URL names (default: the machine's PostgreSQL service,
@@ -46,7 +205,12 @@ export async function run(): Promise<void> {
   const root = path.resolve(import.meta.dirname, '../..');
   const cluster = await startPostgresCluster({ dir: path.join(root, '.tmp', 'bench-pg'), settings: TUNED });
   try {
-    await measureOn(cluster.url, `a private cluster (${Object.entries(TUNED).map(([k, v]) => `${k}=${v}`).join(', ')})`);
+    await measureOn(
+      cluster.url,
+      `a private cluster (${Object.entries(TUNED)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')})`,
+    );
   } finally {
     await cluster.stop();
   }
@@ -56,12 +220,16 @@ async function measureOn(server: string, label: string): Promise<void> {
   await ensureDatabase(server, 'portcullis_bench');
   const handle = await openDatabase({ url: withDatabase(server, 'portcullis_bench'), maxConnections: 4 });
   const shared = await handle.db.execute(sql`show shared_buffers`);
-  process.stdout.write(`\n== ${label} (shared_buffers ${(shared as unknown as Array<{ shared_buffers: string }>)[0]?.shared_buffers})\n`);
+  process.stdout.write(
+    `\n== ${label} (shared_buffers ${(shared as unknown as Array<{ shared_buffers: string }>)[0]?.shared_buffers})\n`,
+  );
   const { db } = handle;
   try {
     await runUpgrade(handle, { appVersion: 'bench', logger: createLogger({ level: 'warn' }) });
     await db.insert(tenants).values({ id: TENANT, code: 'bench', name: 'Bench tenant' }).onConflictDoNothing();
-    const [{ n }] = (await db.select({ n: sql<string>`count(*)` }).from(users).where(eq(users.tenantId, TENANT))) as [{ n: string }];
+    const [{ n }] = (await db.select({ n: sql<string>`count(*)` }).from(users).where(eq(users.tenantId, TENANT))) as [
+      { n: string },
+    ];
     const [marker] = await db.select().from(systemSettings).where(eq(systemSettings.settingKey, 'bench.seedVersion'));
     if (Number(n) < USERS || marker?.settingValue !== SEED_VERSION) {
       process.stdout.write(`seeding ${USERS.toLocaleString()} users (once)...\n`);
@@ -85,7 +253,10 @@ async function measureOn(server: string, label: string): Promise<void> {
              lateral (select (${first})[1 + (i::bigint * 2654435761 % 4294967296) % ${FIRST.length}] as f,
                              (${last})[1 + (i::bigint * 40503 % 65536) % ${LAST.length}] as l) as n`);
       await db.execute(sql`analyze users`);
-      await db.insert(systemSettings).values({ settingKey: 'bench.seedVersion', settingValue: SEED_VERSION }).onConflictDoUpdate({ target: systemSettings.settingKey, set: { settingValue: SEED_VERSION } });
+      await db
+        .insert(systemSettings)
+        .values({ settingKey: 'bench.seedVersion', settingValue: SEED_VERSION })
+        .onConflictDoUpdate({ target: systemSettings.settingKey, set: { settingValue: SEED_VERSION } });
       process.stdout.write(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     }
 
@@ -95,11 +266,16 @@ async function measureOn(server: string, label: string): Promise<void> {
     const pick = <T>(list: readonly T[], i: number) => list[(i * 7919) % list.length]!;
     const workload = (i: number): string => {
       switch (i % 5) {
-        case 0: return pick(LAST, i);
-        case 1: return `${pick(FIRST, i)} ${pick(LAST, i + 3)}`;
-        case 2: return `${pick(LAST, i)}${(i * 31) % 9973}`;
-        case 3: return `${pick(FIRST, i)}.${pick(LAST, i + 1)}${(i * 13) % 100}`;
-        default: return pick(FIRST, i);
+        case 0:
+          return pick(LAST, i);
+        case 1:
+          return `${pick(FIRST, i)} ${pick(LAST, i + 3)}`;
+        case 2:
+          return `${pick(LAST, i)}${(i * 31) % 9973}`;
+        case 3:
+          return `${pick(FIRST, i)}.${pick(LAST, i + 1)}${(i * 13) % 100}`;
+        default:
+          return pick(FIRST, i);
       }
     };
     const measure = async (label: string, keywords: (i: number) => string, n: number) => {
@@ -134,12 +310,28 @@ async function measureOn(server: string, label: string): Promise<void> {
         request,
         base: and(eq(users.tenantId, TENANT), eq(users.isDeleted, false)),
         can: () => true,
-        select: (q) => q.select({ id: users.id, userName: users.userName, nickName: users.nickName, email: users.email, createdTime: users.createdTime }).from(users).$dynamic(),
+        select: (q) =>
+          q
+            .select({
+              id: users.id,
+              userName: users.userName,
+              nickName: users.nickName,
+              email: users.email,
+              createdTime: users.createdTime,
+            })
+            .from(users)
+            .$dynamic(),
       });
       return result.page.totalCount;
     };
-    process.stdout.write(`userpage on PostgreSQL: ${USERS.toLocaleString()} users in one tenant; keyword over user name, nick name and e-mail + status and gender filters + sort by creation time; page and count\n`);
-    await measure('administrator searches (surname, full name, name fragment, e-mail start, first name)', workload, 500);
+    process.stdout.write(
+      `userpage on PostgreSQL: ${USERS.toLocaleString()} users in one tenant; keyword over user name, nick name and e-mail + status and gender filters + sort by creation time; page and count\n`,
+    );
+    await measure(
+      'administrator searches (surname, full name, name fragment, e-mail start, first name)',
+      workload,
+      500,
+    );
     await measure('stress: first names only (each matches about 2% of all users)', (i) => pick(FIRST, i), 100);
     process.stdout.write('  target p95 <= 50 ms (administrator searches)\n');
   } finally {

@@ -2,7 +2,13 @@ import { authRouter } from './modules/auth/router.js';
 import { impersonationRouter } from './modules/impersonation/router.js';
 import { notificationQueryRouter, notificationRouter, userInboxRouter } from './modules/inbox/router.js';
 import { loginLogQueryRouter } from './modules/login-log/router.js';
-import { userDepartmentRouter, userQueryRouter, userRoleRouter, userRouter, userSecurityRouter } from './modules/user/router.js';
+import {
+  userDepartmentRouter,
+  userQueryRouter,
+  userRoleRouter,
+  userRouter,
+  userSecurityRouter,
+} from './modules/user/router.js';
 import { userSessionQueryRouter, userSessionRouter } from './modules/user-session/router.js';
 import { openApiRouter } from './modules/openapi/router.js';
 import { profileRouter } from './modules/profile/router.js';

@@ -31,7 +31,9 @@ describe('maintenance mode', () => {
   });
 
   it('starts in maintenance when configured', async () => {
-    const other = await startTestServer({ env: { App__MaintenanceMode: 'true', App__MaintenanceRetryAfterSeconds: '120' } });
+    const other = await startTestServer({
+      env: { App__MaintenanceMode: 'true', App__MaintenanceRetryAfterSeconds: '120' },
+    });
     try {
       const res = await other.request('/api/System/ServerTime');
       expect(res.status).toBe(503);

@@ -28,7 +28,9 @@ function assertGuarded(router: AnyRouter, table: RouteEntry[]): void {
   for (const entry of table) {
     if (entry.meta.auth === 'anonymous') continue;
     if (!passesThrough(router, entry.key, GUARD)) {
-      throw new Error(`${entry.key} is not anonymous but does not pass through the authentication guard (use authedProcedure)`);
+      throw new Error(
+        `${entry.key} is not anonymous but does not pass through the authentication guard (use authedProcedure)`,
+      );
     }
   }
 }
@@ -41,7 +43,11 @@ export interface ApiDefinition {
   services: Record<string, ServiceRouteOptions>;
 }
 
-export function createApp(deps: AppDeps, services: Services, api: ApiDefinition = { router: appRouter, services: serviceRoutes }): { app: Hono<HonoEnv>; table: RouteEntry[]; metrics: Metrics } {
+export function createApp(
+  deps: AppDeps,
+  services: Services,
+  api: ApiDefinition = { router: appRouter, services: serviceRoutes },
+): { app: Hono<HonoEnv>; table: RouteEntry[]; metrics: Metrics } {
   const table = buildRouteTable(api.router, api.services);
   const metrics = createMetrics({ ...deps, notificationHub: services.notificationHub });
   metrics.useRoutes(table);
@@ -53,11 +59,16 @@ export function createApp(deps: AppDeps, services: Services, api: ApiDefinition 
   const facade = gate ? gate.wrap(rest.handle) : rest.handle;
   // The OAuth browser redirects (plain routes, not procedures) answer first: a browser cannot sign them.
   const oauth = createOAuthWeb(deps, services);
-  const app = createHost(deps, (c) => oauth.handle(c) ?? facade(c), deps.config.Metrics.Enabled ? (...args) => metrics.observe(...args) : undefined);
+  const app = createHost(
+    deps,
+    (c) => oauth.handle(c) ?? facade(c),
+    deps.config.Metrics.Enabled ? (...args) => metrics.observe(...args) : undefined,
+  );
   // Protected prefixes outside /api (the front door serves /api itself, before any middleware).
   if (gate?.outsideApi) app.use('*', gate.middleware);
   let document: unknown;
-  const openApi = () => (document ??= buildOpenApiDocument(table, { title: API_TITLE, version: deps.config.App.Version }));
+  const openApi = () =>
+    (document ??= buildOpenApiDocument(table, { title: API_TITLE, version: deps.config.App.Version }));
 
   mountDocs(app, openApi);
   mountOperatorSwitch(app, deps, services.maintenanceControl, deps.config.App.OperatorKey);
@@ -65,7 +76,9 @@ export function createApp(deps: AppDeps, services: Services, api: ApiDefinition 
   // The hub's negotiate answer is read by the SignalR client: plain JSON (refusals in the envelope).
   app.post(`${NOTIFICATION_HUB}/negotiate`, async (c) => {
     const body = await services.notificationHub.negotiate(c.req.raw);
-    return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', 'x-trace-id': c.get('info').traceId } });
+    return new Response(JSON.stringify(body), {
+      headers: { 'content-type': 'application/json; charset=utf-8', 'x-trace-id': c.get('info').traceId },
+    });
   });
 
   app.all('/trpc/*', createTrpcEndpoint(api.router, table, deps, services, gate));

@@ -33,7 +33,9 @@ function importGraph(files: string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const targets = importedFiles.map((i) => resolveSpecifier(file, i.fileName, known)).filter((t): t is string => t !== undefined);
+    const targets = importedFiles
+      .map((i) => resolveSpecifier(file, i.fileName, known))
+      .filter((t): t is string => t !== undefined);
     graph.set(file, [...new Set(targets)]);
   }
   return graph;
@@ -94,8 +96,14 @@ describe('architecture of server/src', () => {
   });
 
   it('reads type-only imports and re-exports as edges', () => {
-    const text = "import type { A } from './a.js';\nexport { B } from './b.js';\nexport type { C } from './c.js';\nconst d = await import('./d.js');";
-    expect(ts.preProcessFile(text, true, true).importedFiles.map((i) => i.fileName)).toEqual(['./a.js', './b.js', './c.js', './d.js']);
+    const text =
+      "import type { A } from './a.js';\nexport { B } from './b.js';\nexport type { C } from './c.js';\nconst d = await import('./d.js');";
+    expect(ts.preProcessFile(text, true, true).importedFiles.map((i) => i.fileName)).toEqual([
+      './a.js',
+      './b.js',
+      './c.js',
+      './d.js',
+    ]);
   });
 
   it('builds services once at the composition root: no per-runtime caches, no cast-and-mutate', () => {

@@ -54,7 +54,11 @@ async function openConfiguredDatabase(config: AppConfig): Promise<DatabaseHandle
   if (db.Url) return openDatabase({ url: db.Url, searchPath: db.Schema, maxConnections: db.MaxConnections });
   const dataDir = db.InMemory ? undefined : pgliteDir(config.App.DataDir);
   const image = db.InitialImageFile ?? path.join(findProjectRoot(), 'dist', 'pgdata-image.tar.gz');
-  const snapshot = db.SnapshotFile ? new Blob([await readFile(db.SnapshotFile)]) : dataDir ? await initialImage(dataDir, image) : undefined;
+  const snapshot = db.SnapshotFile
+    ? new Blob([await readFile(db.SnapshotFile)])
+    : dataDir
+      ? await initialImage(dataDir, image)
+      : undefined;
   return openDatabase({ dataDir, snapshot });
 }
 
@@ -90,7 +94,11 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
   const hasher = options.hasher ?? createPasswordHasher({ concurrency: config.App.PasswordHashConcurrency });
   const jwtSecret = await resolveJwtSecret(config);
   const operatorKey = await resolveOperatorKey(config);
-  const resolved: AppConfig = { ...config, App: { ...config.App, OperatorKey: operatorKey }, Jwt: { ...config.Jwt, SecretKey: jwtSecret } };
+  const resolved: AppConfig = {
+    ...config,
+    App: { ...config.App, OperatorKey: operatorKey },
+    Jwt: { ...config.Jwt, SecretKey: jwtSecret },
+  };
   const credentialKeys = await resolveCredentialKeys(config);
   const maintenance = new MaintenanceSwitch(config.App.MaintenanceMode, config.App.MaintenanceRetryAfterSeconds);
   const database = await openConfiguredDatabase(config);
@@ -135,7 +143,11 @@ export async function boot(config: AppConfig, options: BootOptions = {}): Promis
       const seeded = await seedDatabase({
         db: database.db,
         ids: idHolder.ids,
-        admin: { email: config.Saas.Seed.AdminEmail, password: config.Saas.Seed.AdminPassword, userName: config.Saas.Seed.AdminUserName },
+        admin: {
+          email: config.Saas.Seed.AdminEmail,
+          password: config.Saas.Seed.AdminPassword,
+          userName: config.Saas.Seed.AdminUserName,
+        },
         hashPassword: hasher.hash,
       });
       if (seeded.createdAdmin) logger.info('seeded the platform administrator', { email: config.Saas.Seed.AdminEmail });

@@ -24,9 +24,16 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.App.LogLevel });
   const starting = new MaintenanceSwitch(true, config.App.MaintenanceRetryAfterSeconds);
-  const shell = createHost({ config, logger, clock: systemClock, maintenance: starting, readiness: [{ name: 'startup', check: () => Promise.reject(new Error('starting')) }] });
+  const shell = createHost({
+    config,
+    logger,
+    clock: systemClock,
+    maintenance: starting,
+    readiness: [{ name: 'startup', check: () => Promise.reject(new Error('starting')) }],
+  });
   type Env = Parameters<typeof shell.fetch>[1];
-  let handler: (request: Request, env: Env) => Response | Promise<Response> = (request, env) => shell.fetch(request, env);
+  let handler: (request: Request, env: Env) => Response | Promise<Response> = (request, env) =>
+    shell.fetch(request, env);
   const inFlight = trackInFlight((request: Request, env: Env) => handler(request, env));
   let runtime: Runtime | undefined;
   // The hubs' WebSockets exist once the runtime does; before that an upgrade is refused like any request.
@@ -35,10 +42,13 @@ async function main(): Promise<void> {
     socket.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
   };
   let listeningAt = `http://localhost:${config.App.Port}`;
-  const server = serveApp({ fetch: inFlight.handler, config, clock: systemClock, port: config.App.Port, hostname: config.App.Host, upgrade }, (address) => {
-    listeningAt = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-    logger.info('listening', { address: listeningAt, env: config.App.Env });
-  });
+  const server = serveApp(
+    { fetch: inFlight.handler, config, clock: systemClock, port: config.App.Port, hostname: config.App.Host, upgrade },
+    (address) => {
+      listeningAt = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+      logger.info('listening', { address: listeningAt, env: config.App.Env });
+    },
+  );
 
   let stopping = false;
   /**
@@ -64,9 +74,7 @@ async function main(): Promise<void> {
         });
       });
     });
-    void drained
-      .then(() => runtime?.close())
-      .finally(() => process.exit(code));
+    void drained.then(() => runtime?.close()).finally(() => process.exit(code));
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
@@ -82,7 +90,10 @@ async function main(): Promise<void> {
   const app = runtime.app;
   handler = (request, env) => app.fetch(request, env);
   if (config.Metrics.Enabled && config.Metrics.Port > 0) {
-    const metricsAt = await startMetricsListener(runtime.metrics, { port: config.Metrics.Port, host: config.Metrics.Host });
+    const metricsAt = await startMetricsListener(runtime.metrics, {
+      port: config.Metrics.Port,
+      host: config.Metrics.Host,
+    });
     logger.info('metrics listening', { address: `http://${config.Metrics.Host}:${metricsAt.port}/metrics` });
   }
   runtime.ready.then(

@@ -51,7 +51,11 @@ export function createServices(infra: AppDeps, secrets: ServiceSecrets) {
   const { store, clock, config } = infra;
   const authz = createAuthorizationService(infra);
   const sessionState = createSessionStateService(infra);
-  const credentials = createCredentialDirectory({ ...infra, keys: secrets.credentialKeys.keys, currentKeyId: secrets.credentialKeys.currentId });
+  const credentials = createCredentialDirectory({
+    ...infra,
+    keys: secrets.credentialKeys.keys,
+    currentKeyId: secrets.credentialKeys.currentId,
+  });
   const maintenanceControl = createMaintenanceControl({ ...infra, pollMs: config.App.MaintenancePollSeconds * 1000 });
   const tokens = createTokenService(config.Jwt, clock);
   // Codes are stored as HMACs under a key derived from the JWT secret (never the secret itself).
@@ -60,7 +64,9 @@ export function createServices(infra: AppDeps, secrets: ServiceSecrets) {
   const login = createLoginService({ ...infra, authz, codes, sessions });
   const sessionOps = createSessionOperations({ ...infra, authz, sessionState, tokens, sessions });
   const notificationHub = createNotificationHub({ ...infra, tokens, sessionState });
-  const sendTiming = createSendTiming({ capMs: { email: config.Mail.TimeoutSeconds * 1000, sms: config.Sms.TimeoutSeconds * 1000 } });
+  const sendTiming = createSendTiming({
+    capMs: { email: config.Mail.TimeoutSeconds * 1000, sms: config.Sms.TimeoutSeconds * 1000 },
+  });
   const selfService = { ...infra, codes, sessionState, sessions, sendTiming };
   return {
     authz,

@@ -48,7 +48,8 @@ function safely<T>(callback: ((value: T) => void) | undefined): (value: T) => vo
 }
 
 function nonNegative(name: string, value: number, integer: boolean): number {
-  if (!(value >= 0) || (integer && !Number.isInteger(value))) throw new RangeError(`${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${value}`);
+  if (!(value >= 0) || (integer && !Number.isInteger(value)))
+    throw new RangeError(`${name} must be a non-negative ${integer ? 'integer' : 'number'}, got ${value}`);
   return value;
 }
 
@@ -72,7 +73,12 @@ export function createAuthClient(options: AuthClientOptions) {
     send: (tokens) => refreshRest.send('AuthAppService.RefreshTokenAsync', tokens),
     onSessionEnded: (error) => onLoggedOut({ reason: 'refresh-failed', error }),
   });
-  const authFetch = createAuthenticatedFetch({ fetch: throttled, store, refresher, onLocked: safely(options.onLocked) });
+  const authFetch = createAuthenticatedFetch({
+    fetch: throttled,
+    store,
+    refresher,
+    onLocked: safely(options.onLocked),
+  });
   const rest: RestClient = createRestClient({ ...options, fetch: authFetch });
   const loginFlow = createLoginFlow(createRestClient({ ...options, fetch: throttled }), store);
   const codeLogin = createCodeLoginFlow(createRestClient({ ...options, fetch: throttled }), store);
@@ -82,7 +88,10 @@ export function createAuthClient(options: AuthClientOptions) {
    * the tokens are useless, so they are cleared and the host told, as after a logout. A refusal
    * (wrong password, owner, impersonation) throws and keeps the user signed in.
    */
-  async function endAccount(key: 'ProfileAppService.DeactivateAccountAsync' | 'ProfileAppService.DeleteAccountAsync', password: string): Promise<void> {
+  async function endAccount(
+    key: 'ProfileAppService.DeactivateAccountAsync' | 'ProfileAppService.DeleteAccountAsync',
+    password: string,
+  ): Promise<void> {
     await rest.call(key, { password });
     await store.clear();
     onLoggedOut({ reason: 'account-ended' });
@@ -143,13 +152,16 @@ export function createAuthClient(options: AuthClientOptions) {
      * Moves the session to a tenant, or to the platform state (null). The new pair is stored (by
      * the authenticated fetch, which does so for any SwitchTenant call, tRPC included).
      */
-    switchTenant: (tenantId: string | null): Promise<OutputOf<'AuthAppService.SwitchTenantAsync'>> => rest.call('AuthAppService.SwitchTenantAsync', { tenantId }),
+    switchTenant: (tenantId: string | null): Promise<OutputOf<'AuthAppService.SwitchTenantAsync'>> =>
+      rest.call('AuthAppService.SwitchTenantAsync', { tenantId }),
 
     /** The current user, context, roles and permissions. */
-    getUserInfo: (): Promise<OutputOf<'AuthAppService.GetUserInfoAsync'>> => rest.call('AuthAppService.GetUserInfoAsync'),
+    getUserInfo: (): Promise<OutputOf<'AuthAppService.GetUserInfoAsync'>> =>
+      rest.call('AuthAppService.GetUserInfoAsync'),
 
     /** The user's live sessions, the current one first (`isCurrent`), then by latest activity. */
-    getSessions: (): Promise<OutputOf<'ProfileAppService.GetSessionsAsync'>> => rest.call('ProfileAppService.GetSessionsAsync'),
+    getSessions: (): Promise<OutputOf<'ProfileAppService.GetSessionsAsync'>> =>
+      rest.call('ProfileAppService.GetSessionsAsync'),
 
     /** Ends one of the user's other sessions at once (the current one is refused: use `logout`). */
     revokeSession: async (sessionId: string): Promise<void> => {
@@ -157,35 +169,45 @@ export function createAuthClient(options: AuthClientOptions) {
     },
 
     /** Ends every other session of the user; resolves with how many ended. */
-    revokeOtherSessions: async (): Promise<number> => (await rest.call('ProfileAppService.RevokeOtherSessionsAsync')).revokedCount,
+    revokeOtherSessions: async (): Promise<number> =>
+      (await rest.call('ProfileAppService.RevokeOtherSessionsAsync')).revokedCount,
 
     /** Disables the account (password confirmed). Every session ends, so the tokens are cleared. */
-    deactivateAccount: (password: string): Promise<void> => endAccount('ProfileAppService.DeactivateAccountAsync', password),
+    deactivateAccount: (password: string): Promise<void> =>
+      endAccount('ProfileAppService.DeactivateAccountAsync', password),
 
     /** Deletes the account (password confirmed). Every session ends, so the tokens are cleared. */
     deleteAccount: (password: string): Promise<void> => endAccount('ProfileAppService.DeleteAccountAsync', password),
 
     /** The second factor: methods on (flags 1 TOTP, 2 e-mail, 4 phone), a pending setup, recovery codes left. */
-    getTwoFactor: (): Promise<OutputOf<'ProfileAppService.GetTwoFactorAsync'>> => rest.call('ProfileAppService.GetTwoFactorAsync'),
+    getTwoFactor: (): Promise<OutputOf<'ProfileAppService.GetTwoFactorAsync'>> =>
+      rest.call('ProfileAppService.GetTwoFactorAsync'),
 
     /** An authenticator secret (`sharedKey`) and its otpauth URI for a QR code; the same until TOTP is on. */
-    setupTwoFactor: (): Promise<OutputOf<'ProfileAppService.Setup2FAAsync'>> => rest.call('ProfileAppService.Setup2FAAsync'),
+    setupTwoFactor: (): Promise<OutputOf<'ProfileAppService.Setup2FAAsync'>> =>
+      rest.call('ProfileAppService.Setup2FAAsync'),
 
     /** Sends a code to the verified e-mail (2) or phone (4), for enabling or disabling that method. */
-    sendTwoFactorSetupCode: (method: 2 | 4): Promise<OutputOf<'ProfileAppService.Send2FASetupCodeAsync'>> => rest.call('ProfileAppService.Send2FASetupCodeAsync', { method }),
+    sendTwoFactorSetupCode: (method: 2 | 4): Promise<OutputOf<'ProfileAppService.Send2FASetupCodeAsync'>> =>
+      rest.call('ProfileAppService.Send2FASetupCodeAsync', { method }),
 
     /**
      * Turns one method on with a code of it. The first method on answers `recoveryCodes`, shown
      * only then. The user's other sessions end; this one carries on with its tokens.
      */
-    enableTwoFactor: (method: 1 | 2 | 4, code: string): Promise<OutputOf<'ProfileAppService.Enable2FAAsync'>> => rest.call('ProfileAppService.Enable2FAAsync', { method, code }),
+    enableTwoFactor: (method: 1 | 2 | 4, code: string): Promise<OutputOf<'ProfileAppService.Enable2FAAsync'>> =>
+      rest.call('ProfileAppService.Enable2FAAsync', { method, code }),
 
     /** Turns one method off with a code of a method that is on, or the password. The other sessions end. */
-    disableTwoFactor: (method: 1 | 2 | 4, proof: { code?: string; password?: string }): Promise<OutputOf<'ProfileAppService.Disable2FAAsync'>> =>
+    disableTwoFactor: (
+      method: 1 | 2 | 4,
+      proof: { code?: string; password?: string },
+    ): Promise<OutputOf<'ProfileAppService.Disable2FAAsync'>> =>
       rest.call('ProfileAppService.Disable2FAAsync', { method, ...proof }),
 
     /** Replaces the recovery codes with 10 new ones (password confirmed); resolves with them. */
-    regenerateRecoveryCodes: async (password: string): Promise<string[]> => (await rest.call('ProfileAppService.RegenerateRecoveryCodesAsync', { password })).recoveryCodes,
+    regenerateRecoveryCodes: async (password: string): Promise<string[]> =>
+      (await rest.call('ProfileAppService.RegenerateRecoveryCodesAsync', { password })).recoveryCodes,
     /** Profile, contacts, history, linked accounts, notification switches and UI settings (profile-api.ts). */
     profile: createProfileApi(rest),
 

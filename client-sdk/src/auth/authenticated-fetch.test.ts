@@ -22,7 +22,10 @@ const clock = new ManualClock(Date.now());
 const EXPIRE = 7 * 60_000;
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ clock, config: { Jwt: { AccessTokenMinutes: 1 }, Saas: { Auth: { CaptchaEnabled: false, ThrottlePerIp: 1000 } } } });
+  server = await startTestServer({
+    clock,
+    config: { Jwt: { AccessTokenMinutes: 1 }, Saas: { Auth: { CaptchaEnabled: false, ThrottlePerIp: 1000 } } },
+  });
 });
 afterAll(() => server.close());
 
@@ -35,7 +38,12 @@ function recorder(intercept?: (line: string) => Response | undefined) {
     lines.push(line);
     return intercept?.(line) ?? fetch(request);
   };
-  return { fetch: fetchFn, lines, count: (prefix: string) => lines.filter((l) => l.startsWith(prefix)).length, reset: () => void lines.splice(0) };
+  return {
+    fetch: fetchFn,
+    lines,
+    count: (prefix: string) => lines.filter((l) => l.startsWith(prefix)).length,
+    reset: () => void lines.splice(0),
+  };
 }
 
 /** A signed-in client with spies on its signals; the recorder starts empty after the login. */
@@ -45,7 +53,14 @@ async function signedIn(options: Partial<AuthClientOptions> = {}, userOptions: T
   const onLoggedOut = vi.fn();
   const onLocked = vi.fn();
   const rec = recorder();
-  const auth = createAuthClient({ baseUrl: server.url, fetch: rec.fetch, tokenStore: store, onLoggedOut, onLocked, ...options });
+  const auth = createAuthClient({
+    baseUrl: server.url,
+    fetch: rec.fetch,
+    tokenStore: store,
+    onLoggedOut,
+    onLocked,
+    ...options,
+  });
   await auth.login({ username: user.email!, password: user.password });
   rec.reset();
   return { user, store, auth, rec, onLoggedOut, onLocked };
@@ -53,8 +68,16 @@ async function signedIn(options: Partial<AuthClientOptions> = {}, userOptions: T
 
 /** A synthetic 429 envelope, as a gateway or the server would answer. */
 function tooMany(retryAfter: string | null): Response {
-  const body = JSON.stringify({ code: 429, message: 'Too Many Requests', timestamp: new Date().toISOString(), isSuccess: false });
-  return new Response(body, { status: 429, headers: { 'content-type': 'application/json', ...(retryAfter === null ? {} : { 'retry-after': retryAfter }) } });
+  const body = JSON.stringify({
+    code: 429,
+    message: 'Too Many Requests',
+    timestamp: new Date().toISOString(),
+    isSuccess: false,
+  });
+  return new Response(body, {
+    status: 429,
+    headers: { 'content-type': 'application/json', ...(retryAfter === null ? {} : { 'retry-after': retryAfter }) },
+  });
 }
 
 /** A transport that answers the first `times` calls to `path` with a 429 of its own. */
@@ -91,7 +114,10 @@ describe('refresh on 401', () => {
     const trpc = createTrpcClient({ baseUrl: server.url, fetch: auth.fetch });
     clock.advance(EXPIRE);
     // One HTTP request; the server answers 207 with a 401 per call.
-    const [info, permissions] = await Promise.all([trpc.AuthAppService.GetUserInfoAsync.query(), trpc.AuthAppService.GetPermissionsAsync.query()]);
+    const [info, permissions] = await Promise.all([
+      trpc.AuthAppService.GetUserInfoAsync.query(),
+      trpc.AuthAppService.GetPermissionsAsync.query(),
+    ]);
     expect(info.userName).toBe(user.userName);
     expect(permissions.roles).toEqual([]);
     expect(rec.count('POST /api/Auth/RefreshToken')).toBe(1);
@@ -103,7 +129,10 @@ describe('refresh on 401', () => {
     const trpc = createTrpcClient({ baseUrl: server.url, fetch: auth.fetch });
     clock.advance(EXPIRE);
     // The server answers this batch 401 although its first call succeeded.
-    const [time, info] = await Promise.allSettled([trpc.SystemAppService.GetServerTimeAsync.query(), trpc.AuthAppService.GetUserInfoAsync.query()]);
+    const [time, info] = await Promise.allSettled([
+      trpc.SystemAppService.GetServerTimeAsync.query(),
+      trpc.AuthAppService.GetUserInfoAsync.query(),
+    ]);
     expect(time.status).toBe('fulfilled');
     expect(info.status).toBe('rejected');
     expect(envelopeOf((info as PromiseRejectedResult).reason)).toMatchObject({ code: 10003 });
@@ -158,7 +187,10 @@ describe('refused refresh', () => {
     expect(rec.count('POST /api/Auth/RefreshToken')).toBe(1);
     expect(await store.get()).toBeNull();
     expect(onLoggedOut).toHaveBeenCalledTimes(1);
-    expect(onLoggedOut.mock.calls[0]![0]).toMatchObject({ reason: 'refresh-failed', error: expect.any(SessionEndedError) });
+    expect(onLoggedOut.mock.calls[0]![0]).toMatchObject({
+      reason: 'refresh-failed',
+      error: expect.any(SessionEndedError),
+    });
 
     // Signed out: a later call goes without a token and gets the plain 401, with no refresh.
     const later = await auth.getUserInfo().catch((e: unknown) => e);
@@ -182,7 +214,9 @@ describe('refused refresh', () => {
   it('never refreshes because of a 401 from the refresh or login call itself', async () => {
     const { store, auth, rec } = await signedIn();
     const tokens = await store.get();
-    const error = await auth.rest.call('AuthAppService.RefreshTokenAsync', { accessToken: 'garbage', refreshToken: 'garbage' }).catch((e: unknown) => e);
+    const error = await auth.rest
+      .call('AuthAppService.RefreshTokenAsync', { accessToken: 'garbage', refreshToken: 'garbage' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 401, code: 10001 });
     await auth.rest.send('AuthAppService.LoginAsync', { username: 'nobody@example.test', password: 'x' });
     expect(rec.lines).toEqual(['POST /api/Auth/RefreshToken', 'POST /api/Auth/Login']);
@@ -279,12 +313,16 @@ describe('429 backoff', () => {
   it('caps a long Retry-After at maxBackoffMs, and backs off exponentially without one', async () => {
     const sleep = vi.fn(async (_ms: number) => {});
     const long = throttleFirst('/api/System/ServerTime', 1, '3600');
-    await createAuthClient({ baseUrl: server.url, fetch: long.transport, sleep, maxBackoffMs: 5_000 }).rest.call('SystemAppService.GetServerTimeAsync');
+    await createAuthClient({ baseUrl: server.url, fetch: long.transport, sleep, maxBackoffMs: 5_000 }).rest.call(
+      'SystemAppService.GetServerTimeAsync',
+    );
     expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([5_000]);
 
     sleep.mockClear();
     const bare = throttleFirst('/api/System/ServerTime', 3, null);
-    await createAuthClient({ baseUrl: server.url, fetch: bare.transport, sleep, maxRetriesOn429: 3 }).rest.call('SystemAppService.GetServerTimeAsync');
+    await createAuthClient({ baseUrl: server.url, fetch: bare.transport, sleep, maxRetriesOn429: 3 }).rest.call(
+      'SystemAppService.GetServerTimeAsync',
+    );
     const waits = sleep.mock.calls.map(([ms]) => ms);
     expect(waits).toHaveLength(3);
     waits.forEach((ms, i) => {
@@ -292,7 +330,6 @@ describe('429 backoff', () => {
       expect(ms).toBeLessThanOrEqual(1000 * 2 ** i);
     });
   });
-
 });
 
 describe('the real login throttle', () => {
@@ -302,7 +339,11 @@ describe('the real login throttle', () => {
     const waits: number[] = [];
     const rec = recorder();
     // Waiting costs no real time here: this sleep only records.
-    const impatient = createAuthClient({ baseUrl: server.url, fetch: rec.fetch, sleep: async (ms) => void waits.push(ms) });
+    const impatient = createAuthClient({
+      baseUrl: server.url,
+      fetch: rec.fetch,
+      sleep: async (ms) => void waits.push(ms),
+    });
     // Five logins a minute per account and address (SPEC Limits), counted whatever their outcome.
     for (let i = 0; i < 5; i++) expect((await impatient.login(credentials)).status).toBe('signed-in');
     rec.reset();

@@ -17,8 +17,20 @@ export interface AuthenticatedFetchOptions {
  * Calls that obtain tokens. They are sent without a bearer and a 401 from them is an answer, not
  * a reason to refresh: refreshing to log in, or to refresh, makes no sense and could loop.
  */
-const TOKEN_PROCEDURES = ['AuthAppService.LoginAsync', 'AuthAppService.RefreshTokenAsync', 'AuthAppService.EmailLoginAsync', 'AuthAppService.PhoneLoginAsync'];
-const TOKEN_PATHS = new Set([routes['AuthAppService.LoginAsync'].path, routes['AuthAppService.RefreshTokenAsync'].path, '/api/Auth/EmailLogin', '/api/Auth/PhoneLogin'].map((p) => p.toLowerCase()));
+const TOKEN_PROCEDURES = [
+  'AuthAppService.LoginAsync',
+  'AuthAppService.RefreshTokenAsync',
+  'AuthAppService.EmailLoginAsync',
+  'AuthAppService.PhoneLoginAsync',
+];
+const TOKEN_PATHS = new Set(
+  [
+    routes['AuthAppService.LoginAsync'].path,
+    routes['AuthAppService.RefreshTokenAsync'].path,
+    '/api/Auth/EmailLogin',
+    '/api/Auth/PhoneLogin',
+  ].map((p) => p.toLowerCase()),
+);
 const TOKEN_PROCEDURE_NAMES = new Set(TOKEN_PROCEDURES.map((p) => p.toLowerCase()));
 
 /** Whether the request is a REST call to one of `paths` or a tRPC call (or batch) naming one of `procedures`. */
@@ -27,7 +39,13 @@ function calls(input: FetchInput, paths: ReadonlySet<string>, procedures: Readon
   if ([...paths].some((p) => path.endsWith(p))) return true;
   // tRPC puts the procedure (or a comma-separated batch of them) after /trpc/.
   const at = path.lastIndexOf('/trpc/');
-  return at >= 0 && path.slice(at + 6).split(',').some((name) => procedures.has(decodeURIComponent(name)));
+  return (
+    at >= 0 &&
+    path
+      .slice(at + 6)
+      .split(',')
+      .some((name) => procedures.has(decodeURIComponent(name)))
+  );
 }
 
 const obtainsTokens = (input: FetchInput) => calls(input, TOKEN_PATHS, TOKEN_PROCEDURE_NAMES);
@@ -55,7 +73,8 @@ async function tokenPairIn(response: Response): Promise<Tokens | undefined> {
   });
   for (const candidate of candidates) {
     const pair = candidate as Partial<Tokens> | undefined;
-    if (typeof pair?.accessToken === 'string' && typeof pair.refreshToken === 'string') return { accessToken: pair.accessToken, refreshToken: pair.refreshToken };
+    if (typeof pair?.accessToken === 'string' && typeof pair.refreshToken === 'string')
+      return { accessToken: pair.accessToken, refreshToken: pair.refreshToken };
   }
   return undefined;
 }
@@ -89,7 +108,8 @@ export function createAuthenticatedFetch(options: AuthenticatedFetchOptions): ty
 
   return async (input: FetchInput, init?: RequestInit) => {
     // A caller that set its own Authorization speaks for itself (e.g. acting with another token).
-    if (obtainsTokens(input) || headersOf(input, init).has('authorization')) return options.fetch(...attempt(input, init));
+    if (obtainsTokens(input) || headersOf(input, init).has('authorization'))
+      return options.fetch(...attempt(input, init));
     // A request started while a refresh runs would only 401 with the old token: wait for the new one.
     await refresher.settled();
     const used = (await store.get())?.accessToken;

@@ -19,7 +19,13 @@ export interface PhoneCodeLoginInput {
 
 type CodeLoginKey = 'AuthAppService.EmailLoginAsync' | 'AuthAppService.PhoneLoginAsync';
 type Identity = { email: string } | { phone: string };
-type Stage = Identity & { code?: string; deviceId?: string; twoFactorMethod?: SecondFactorAnswer; twoFactorCode?: string; twoFactorTicket?: string };
+type Stage = Identity & {
+  code?: string;
+  deviceId?: string;
+  twoFactorMethod?: SecondFactorAnswer;
+  twoFactorCode?: string;
+  twoFactorTicket?: string;
+};
 
 /**
  * The e-mail and phone code logins: the code replaces the password (and the captcha), then the
@@ -30,8 +36,21 @@ export function createCodeLoginFlow(rest: RestClient, store: TokenStore) {
   async function post(key: CodeLoginKey, stage: Stage): Promise<LoginResult> {
     const { status, envelope } = await rest.send(key, stage as never);
     const data = unwrap(envelope, status) as
-      | { accessToken: string; refreshToken: string; tokenType: 'Bearer'; expiresIn: number; issuedAt: string; expiresAt: string }
-      | { requiresTwoFactor: true; availableTwoFactorMethods: Array<'totp' | 'email' | 'phone'>; twoFactorMethod?: 'totp' | 'email' | 'phone' | null; codeSent: boolean; twoFactorTicket: string };
+      | {
+          accessToken: string;
+          refreshToken: string;
+          tokenType: 'Bearer';
+          expiresIn: number;
+          issuedAt: string;
+          expiresAt: string;
+        }
+      | {
+          requiresTwoFactor: true;
+          availableTwoFactorMethods: Array<'totp' | 'email' | 'phone'>;
+          twoFactorMethod?: 'totp' | 'email' | 'phone' | null;
+          codeSent: boolean;
+          twoFactorTicket: string;
+        };
     if ('accessToken' in data) {
       await store.set({ accessToken: data.accessToken, refreshToken: data.refreshToken });
       return { status: 'signed-in', token: data };
@@ -42,7 +61,14 @@ export function createCodeLoginFlow(rest: RestClient, store: TokenStore) {
       availableTwoFactorMethods: data.availableTwoFactorMethods,
       twoFactorMethod: data.twoFactorMethod ?? null,
       codeSent: data.codeSent,
-      continue: (method, code) => post(key, { ...identity, deviceId: stage.deviceId, twoFactorMethod: method, twoFactorCode: code, twoFactorTicket: data.twoFactorTicket }),
+      continue: (method, code) =>
+        post(key, {
+          ...identity,
+          deviceId: stage.deviceId,
+          twoFactorMethod: method,
+          twoFactorCode: code,
+          twoFactorTicket: data.twoFactorTicket,
+        }),
     };
   }
 
@@ -57,7 +83,9 @@ export function createCodeLoginFlow(rest: RestClient, store: TokenStore) {
       const { status, envelope } = await rest.send('AuthAppService.PhoneLoginCodeAsync', { phone });
       unwrap(envelope, status);
     },
-    emailLogin: (input: EmailCodeLoginInput): Promise<LoginResult> => post('AuthAppService.EmailLoginAsync', { email: input.email, code: input.code, deviceId: input.deviceId }),
-    phoneLogin: (input: PhoneCodeLoginInput): Promise<LoginResult> => post('AuthAppService.PhoneLoginAsync', { phone: input.phone, code: input.code, deviceId: input.deviceId }),
+    emailLogin: (input: EmailCodeLoginInput): Promise<LoginResult> =>
+      post('AuthAppService.EmailLoginAsync', { email: input.email, code: input.code, deviceId: input.deviceId }),
+    phoneLogin: (input: PhoneCodeLoginInput): Promise<LoginResult> =>
+      post('AuthAppService.PhoneLoginAsync', { phone: input.phone, code: input.code, deviceId: input.deviceId }),
   };
 }

@@ -25,7 +25,10 @@ describe('code logins', () => {
     await auth.sendEmailLoginCode(user.email!);
     const result = await auth.emailLogin({ email: user.email!, code: codes.last('login-email')! });
     if (result.status !== 'signed-in') throw new Error(`expected signed-in, got ${result.status}`);
-    expect(await store.get()).toEqual({ accessToken: result.token.accessToken, refreshToken: result.token.refreshToken });
+    expect(await store.get()).toEqual({
+      accessToken: result.token.accessToken,
+      refreshToken: result.token.refreshToken,
+    });
     expect(await auth.getUserInfo()).toMatchObject({ userName: user.userName });
   });
 
@@ -61,7 +64,9 @@ describe('code logins', () => {
     const auth = createAuthClient({ baseUrl: server.url, tokenStore: store });
     await auth.sendEmailLoginCode(user.email!);
     const sent = codes.last('login-email')!;
-    await expect(auth.emailLogin({ email: user.email!, code: sent === '000000' ? '111111' : '000000' })).rejects.toBeInstanceOf(PortcullisError);
+    await expect(
+      auth.emailLogin({ email: user.email!, code: sent === '000000' ? '111111' : '000000' }),
+    ).rejects.toBeInstanceOf(PortcullisError);
     expect(await store.get()).toBeNull();
   });
 });

@@ -44,7 +44,10 @@ describe('login', () => {
     const result = await firstStage(auth, user);
     if (result.status !== 'signed-in') throw new Error('expected signed-in');
     expect(result.token.tokenType).toBe('Bearer');
-    expect(await store.get()).toEqual({ accessToken: result.token.accessToken, refreshToken: result.token.refreshToken });
+    expect(await store.get()).toEqual({
+      accessToken: result.token.accessToken,
+      refreshToken: result.token.refreshToken,
+    });
     expect(await auth.getUserInfo()).toMatchObject({ userName: user.userName, email: user.email });
   });
 
@@ -85,7 +88,11 @@ describe('login', () => {
   });
 
   it('asks for an e-mail code when continued without one, then signs in with it', async () => {
-    const user = await createTestUser(server.runtime.deps, { twoFactorMethod: 1 | 2, twoFactorSecret: generateTotpSecret(), emailVerified: true });
+    const user = await createTestUser(server.runtime.deps, {
+      twoFactorMethod: 1 | 2,
+      twoFactorSecret: generateTotpSecret(),
+      emailVerified: true,
+    });
     const auth = createAuthClient({ baseUrl: server.url });
     const first = challenge(await firstStage(auth, user));
     // Two methods: the user chooses, nothing is sent yet.
@@ -97,7 +104,9 @@ describe('login', () => {
     const code = emailCode(user);
     expect(code).toMatch(/^\d{6}$/);
     // A wrong code is refused (and spends the code); the ticket still serves a new one.
-    await expect(second.continue('email', code === '000000' ? '111111' : '000000')).rejects.toMatchObject({ status: 400 });
+    await expect(second.continue('email', code === '000000' ? '111111' : '000000')).rejects.toMatchObject({
+      status: 400,
+    });
     // Codes are sent at most once a minute per address.
     clock.advance(60_000);
     await second.continue('email');
@@ -108,7 +117,11 @@ describe('login', () => {
   it('writes the legacy storage keys, so a client created later (a reload) is still signed in', async () => {
     const user = await createTestUser(server.runtime.deps);
     const items = new Map<string, string>();
-    const storage: StorageLike = { getItem: (k) => items.get(k) ?? null, setItem: (k, v) => void items.set(k, v), removeItem: (k) => void items.delete(k) };
+    const storage: StorageLike = {
+      getItem: (k) => items.get(k) ?? null,
+      setItem: (k, v) => void items.set(k, v),
+      removeItem: (k) => void items.delete(k),
+    };
     await firstStage(createAuthClient({ baseUrl: server.url, tokenStore: createStorageTokenStore(storage) }), user);
     expect([...items.keys()].sort()).toEqual(['xihan_access_token', 'xihan_refresh_token']);
     const afterReload = createAuthClient({ baseUrl: server.url, tokenStore: createStorageTokenStore(storage) });

@@ -71,7 +71,8 @@ export function createLoginFlow(rest: RestClient, store: TokenStore) {
       availableTwoFactorMethods: data.availableTwoFactorMethods ?? [],
       twoFactorMethod: data.twoFactorMethod ?? null,
       codeSent: data.codeSent ?? false,
-      continue: (method, code) => post({ username, password, deviceId, twoFactorMethod: method, twoFactorCode: code, twoFactorTicket: ticket }),
+      continue: (method, code) =>
+        post({ username, password, deviceId, twoFactorMethod: method, twoFactorCode: code, twoFactorTicket: ticket }),
     };
   }
 

@@ -42,7 +42,11 @@ describe('auth.profile', () => {
     const { profile } = await signedIn();
     expect((await profile.updateNotificationPreference({ typeMarketing: true })).typeMarketing).toBe(true);
     expect((await profile.notificationPreference()).typeMarketing).toBe(true);
-    expect(await profile.saveSetting({ settingKey: 'theme', settingValue: 'dark' })).toEqual({ scene: 'Preference', settingKey: 'theme', settingValue: 'dark' });
+    expect(await profile.saveSetting({ settingKey: 'theme', settingValue: 'dark' })).toEqual({
+      scene: 'Preference',
+      settingKey: 'theme',
+      settingValue: 'dark',
+    });
     expect((await profile.getSetting('theme')).settingValue).toBe('dark');
     const refused = await profile.unlinkAccount('github').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(PortcullisError);

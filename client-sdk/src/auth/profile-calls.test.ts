@@ -16,7 +16,12 @@ afterAll(() => server.close());
 async function signedIn(user: { email: string | null; password: string }, deviceId: string) {
   const events: LoggedOutEvent[] = [];
   const store = createMemoryTokenStore();
-  const auth = createAuthClient({ baseUrl: server.url, tokenStore: store, language: 'en-US', onLoggedOut: (e) => void events.push(e) });
+  const auth = createAuthClient({
+    baseUrl: server.url,
+    tokenStore: store,
+    language: 'en-US',
+    onLoggedOut: (e) => void events.push(e),
+  });
   const result = await auth.login({ username: user.email!, password: user.password, deviceId });
   if (result.status !== 'signed-in') throw new Error(`expected signed-in, got ${result.status}`);
   return { auth, store, events };
@@ -34,7 +39,10 @@ describe('sessions and account through the auth client', () => {
     const current = sessions[0]!.sessionId;
     const error = await laptop.auth.revokeSession(current).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PortcullisError);
-    expect(error).toMatchObject({ status: 422, message: 'The current session cannot be revoked from the profile; log out instead.' });
+    expect(error).toMatchObject({
+      status: 422,
+      message: 'The current session cannot be revoked from the profile; log out instead.',
+    });
     await laptop.auth.revokeSession(sessions[1]!.sessionId);
     expect(await laptop.auth.revokeOtherSessions()).toBe(1);
     expect((await laptop.auth.getSessions()).map((s) => s.sessionId)).toEqual([current]);
@@ -49,7 +57,10 @@ describe('sessions and account through the auth client', () => {
   it('deletes the account: tokens cleared and the host told; a wrong password keeps the user signed in', async () => {
     const user = await createTestUser(server.runtime.deps);
     const { auth, store, events } = await signedIn(user, 'phone');
-    await expect(auth.deleteAccount('Wrong#Passw0rd1')).rejects.toMatchObject({ status: 422, message: 'The current password is incorrect.' });
+    await expect(auth.deleteAccount('Wrong#Passw0rd1')).rejects.toMatchObject({
+      status: 422,
+      message: 'The current password is incorrect.',
+    });
     expect(await store.get()).not.toBeNull();
     await auth.deleteAccount(user.password);
     expect(await store.get()).toBeNull();

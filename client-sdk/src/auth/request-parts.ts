@@ -13,7 +13,11 @@ function isRequest(input: FetchInput): input is Request {
  * Blob, ArrayBuffer, FormData or URLSearchParams, as the REST and tRPC clients send); a stream
  * cannot be sent twice.
  */
-export function attempt(input: FetchInput, init: RequestInit | undefined, headers?: Headers): [FetchInput, RequestInit | undefined] {
+export function attempt(
+  input: FetchInput,
+  init: RequestInit | undefined,
+  headers?: Headers,
+): [FetchInput, RequestInit | undefined] {
   const source = isRequest(input) ? input.clone() : input;
   return [source, headers ? { ...init, headers } : init];
 }

@@ -16,4 +16,7 @@ export class SessionEndedError extends PortcullisError {
  * Why the client signed out: the user asked (`logout`), the user deactivated or deleted the
  * account (`account-ended`), or the server refused a refresh.
  */
-export type LoggedOutEvent = { reason: 'logout' } | { reason: 'account-ended' } | { reason: 'refresh-failed'; error: SessionEndedError };
+export type LoggedOutEvent =
+  | { reason: 'logout' }
+  | { reason: 'account-ended' }
+  | { reason: 'refresh-failed'; error: SessionEndedError };

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimsOf, createTestTenant, createTestUser, loginAs, type TestUser } from '../../../server/src/testing/auth-fixtures.js';
+import {
+  claimsOf,
+  createTestTenant,
+  createTestUser,
+  loginAs,
+  type TestUser,
+} from '../../../server/src/testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../../server/src/testing/harness.js';
 import { createTrpcClient } from '../trpc-client.js';
 import { createAuthClient } from './auth-client.js';
@@ -16,7 +22,13 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A member of two tenants (so the login lands in the platform state), signed in through the SDK. */
-async function signedIn(): Promise<{ user: TestUser; tenant: bigint; auth: ReturnType<typeof createAuthClient>; store: ReturnType<typeof createMemoryTokenStore>; loggedOut: unknown[] }> {
+async function signedIn(): Promise<{
+  user: TestUser;
+  tenant: bigint;
+  auth: ReturnType<typeof createAuthClient>;
+  store: ReturnType<typeof createMemoryTokenStore>;
+  loggedOut: unknown[];
+}> {
   const deps = server.runtime.deps;
   const tenant = await createTestTenant(deps);
   const other = await createTestTenant(deps);
@@ -85,7 +97,12 @@ describe('SwitchTenant through the SDK', () => {
       }
       return fetch(request);
     };
-    const auth = createAuthClient({ baseUrl: server.url, fetch: transport, tokenStore: store, onLoggedOut: (e) => loggedOut.push(e) });
+    const auth = createAuthClient({
+      baseUrl: server.url,
+      fetch: transport,
+      tokenStore: store,
+      onLoggedOut: (e) => loggedOut.push(e),
+    });
     const info = auth.getUserInfo();
     await new Promise((r) => setTimeout(r, 10));
     const token = await auth.switchTenant(String(tenant));

@@ -20,7 +20,9 @@ describe('throttle retry', () => {
     const batch = JSON.stringify([{ result: { data: 1 } }, { error: { data: { httpStatus: 429 } } }]);
     const base = vi.fn(async () => new Response(batch, { status: 429, headers: { 'retry-after': '1' } }));
     const sleep = vi.fn(async () => {});
-    const response = await withThrottleRetry(base, { maxRetries: 2, maxBackoffMs: 1000, sleep })('http://x.invalid/trpc/A,B?batch=1');
+    const response = await withThrottleRetry(base, { maxRetries: 2, maxBackoffMs: 1000, sleep })(
+      'http://x.invalid/trpc/A,B?batch=1',
+    );
     expect(response.status).toBe(429);
     expect(base).toHaveBeenCalledTimes(1);
     expect(sleep).not.toHaveBeenCalled();
@@ -30,7 +32,10 @@ describe('throttle retry', () => {
     const bodies: string[] = [];
     const base = vi.fn(async (input: Parameters<typeof fetch>[0]) => {
       bodies.push(await (input as Request).text());
-      return new Response(envelope(bodies.length < 3 ? 429 : 200), { status: bodies.length < 3 ? 429 : 200, headers: { 'retry-after': '0' } });
+      return new Response(envelope(bodies.length < 3 ? 429 : 200), {
+        status: bodies.length < 3 ? 429 : 200,
+        headers: { 'retry-after': '0' },
+      });
     });
     const request = new Request('http://x.invalid/api/Auth/Login', { method: 'POST', body: '{"a":1}' });
     const response = await withThrottleRetry(base, { maxRetries: 2, maxBackoffMs: 1000 })(request);
@@ -41,7 +46,9 @@ describe('throttle retry', () => {
   it('stops waiting when the request is aborted', async () => {
     const base = vi.fn(async () => new Response(envelope(429), { status: 429, headers: { 'retry-after': '60' } }));
     const controller = new AbortController();
-    const pending = withThrottleRetry(base, { maxRetries: 2, maxBackoffMs: 60_000 })('http://x.invalid/api/x', { signal: controller.signal });
+    const pending = withThrottleRetry(base, { maxRetries: 2, maxBackoffMs: 60_000 })('http://x.invalid/api/x', {
+      signal: controller.signal,
+    });
     await vi.waitFor(() => expect(base).toHaveBeenCalledTimes(1));
     controller.abort(new Error('left the page'));
     await expect(pending).rejects.toThrow('left the page');

@@ -36,7 +36,10 @@ describe('second factor through the auth client', () => {
     expect(await again.getTwoFactor()).toMatchObject({ twoFactorMethod: 1, recoveryCodesRemaining: 9 });
 
     expect(await again.regenerateRecoveryCodes(user.password)).toHaveLength(10);
-    expect(await again.disableTwoFactor(1, { password: user.password })).toMatchObject({ twoFactorEnabled: false, recoveryCodesRemaining: 0 });
+    expect(await again.disableTwoFactor(1, { password: user.password })).toMatchObject({
+      twoFactorEnabled: false,
+      recoveryCodesRemaining: 0,
+    });
     const refused = await again.sendTwoFactorSetupCode(4).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 422 });
   });

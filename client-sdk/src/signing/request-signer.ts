@@ -58,7 +58,13 @@ export interface SignInput {
   body?: BodyInput;
 }
 
-const HASH: Record<string, string> = { HMACSHA256: 'SHA-256', HMACSHA512: 'SHA-512', HMACSHA1: 'SHA-1', SHA256: 'SHA-256', SHA512: 'SHA-512' };
+const HASH: Record<string, string> = {
+  HMACSHA256: 'SHA-256',
+  HMACSHA512: 'SHA-512',
+  HMACSHA1: 'SHA-1',
+  SHA256: 'SHA-256',
+  SHA512: 'SHA-512',
+};
 const encoder = new TextEncoder();
 
 /** RFC 3986 escaping (only `A-Z a-z 0-9 - _ . ~` stay), as the server's canonical query uses. */
@@ -73,7 +79,14 @@ export function canonicalQuery(search: string): string {
   return pairs.map(([k, v]) => `${escapeDataString(k)}=${escapeDataString(v)}`).join('&');
 }
 
-export function stringToSign(method: string, path: string, query: string, contentSign: string, timestamp: string, nonce: string): string {
+export function stringToSign(
+  method: string,
+  path: string,
+  query: string,
+  contentSign: string,
+  timestamp: string,
+  nonce: string,
+): string {
   return [method.toUpperCase(), path, query, contentSign, timestamp, nonce].join('\n');
 }
 
@@ -131,22 +144,37 @@ export function createRequestSigner(options: RequestSignerOptions): RequestSigne
     (key ??=
       algorithm === 'RSASHA256'
         ? typeof options.privateKey === 'string'
-          ? subtle.importKey('pkcs8', pemToDer(options.privateKey), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign'])
+          ? subtle.importKey(
+              'pkcs8',
+              pemToDer(options.privateKey),
+              { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+              false,
+              ['sign'],
+            )
           : Promise.resolve(options.privateKey as SigningKey)
-        : subtle.importKey('raw', encoder.encode(options.secret!), { name: 'HMAC', hash: HASH[algorithm]! }, false, ['sign']));
+        : subtle.importKey('raw', encoder.encode(options.secret!), { name: 'HMAC', hash: HASH[algorithm]! }, false, [
+            'sign',
+          ]));
 
   async function sign(input: SignInput): Promise<Record<string, string>> {
     const url = new URL(input.url, 'http://signing.invalid');
     const contentSign = hex(await subtle.digest(HASH[contentAlgorithm]!, bytesOf(input.body)));
     const timestamp = String(Math.floor(now() / 1000));
     const n = nonce();
-    const text = stringToSign(input.method, signedPath(url.pathname), canonicalQuery(url.search), contentSign, timestamp, n);
+    const text = stringToSign(
+      input.method,
+      signedPath(url.pathname),
+      canonicalQuery(url.search),
+      contentSign,
+      timestamp,
+      n,
+    );
     const signature =
       algorithm === 'SM2'
         ? await options.signText!(text)
-        : await subtle.sign(algorithm === 'RSASHA256' ? 'RSASSA-PKCS1-v1_5' : 'HMAC', await signingKey(), encoder.encode(text)).then((mac) =>
-            algorithm === 'RSASHA256' || options.encoding === 'base64' ? base64(mac) : hex(mac),
-          );
+        : await subtle
+            .sign(algorithm === 'RSASHA256' ? 'RSASSA-PKCS1-v1_5' : 'HMAC', await signingKey(), encoder.encode(text))
+            .then((mac) => (algorithm === 'RSASHA256' || options.encoding === 'base64' ? base64(mac) : hex(mac)));
     const headers: Record<string, string> = {
       'X-Access-Key': options.accessKey,
       'X-Timestamp': timestamp,
@@ -156,7 +184,8 @@ export function createRequestSigner(options: RequestSignerOptions): RequestSigne
       'X-Encrypt-Algorithm': 'NONE',
     };
     if (options.sendAlgorithmHeaders || algorithm !== 'HMACSHA256') headers['X-Sign-Algorithm'] = algorithm;
-    if (options.sendAlgorithmHeaders || contentAlgorithm !== 'SHA256') headers['X-Content-Sign-Algorithm'] = contentAlgorithm;
+    if (options.sendAlgorithmHeaders || contentAlgorithm !== 'SHA256')
+      headers['X-Content-Sign-Algorithm'] = contentAlgorithm;
     return headers;
   }
 
@@ -167,13 +196,21 @@ export function createRequestSigner(options: RequestSignerOptions): RequestSigne
       if (typeof input !== 'string' && !(input instanceof URL)) {
         // A Request: its bytes are read once here and sent as they were hashed.
         const method = input.method.toUpperCase();
-        const bytes = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await input.clone().arrayBuffer());
+        const bytes =
+          method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await input.clone().arrayBuffer());
         const headers = new Headers(input.headers);
-        for (const [name, value] of Object.entries(await sign({ method, url: input.url, body: bytes }))) headers.set(name, value);
+        for (const [name, value] of Object.entries(await sign({ method, url: input.url, body: bytes })))
+          headers.set(name, value);
         return doFetch(input.url, { method, headers, body: bytes, signal: input.signal });
       }
       const body = init.body;
-      if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array) && !(body instanceof ArrayBuffer)) {
+      if (
+        body !== undefined &&
+        body !== null &&
+        typeof body !== 'string' &&
+        !(body instanceof Uint8Array) &&
+        !(body instanceof ArrayBuffer)
+      ) {
         throw new TypeError('signed requests need a string or byte body (the signature covers its exact bytes)');
       }
       const method = (init.method ?? 'GET').toUpperCase();

@@ -18,7 +18,8 @@ const PASSWORD = 'Correct horse 1!';
 /** Written by Python's hashlib for PASSWORD (see infra/password-imported.test.ts). */
 const SCRYPT = '$scrypt$ln=14,r=8,p=1$cG9ydGN1bGxpcy1zYWx0LTE$2UulqYQ/hds5XmY2TmKhUbCr8M0RTPATZj6bvHgSr1s';
 const KRATOS = '$pbkdf2-sha256$i=100000,l=32$cG9ydGN1bGxpcy1zYWx0LTE$9rUoN44WVw2MKeYxq/MYAoVkKGXkiTHds2pMw5GLQFQ';
-const PASSLIB = '$pbkdf2-sha512$25000$cG9ydGN1bGxpcy1zYWx0LTE$YUDzh2KagHUYAsYwYwMHw7OnBlNbs2wL8v2aRey6iPZTgBx.N51r.bcRJju/nS15pHmCkxJRUNyUdbdIRRulMQ';
+const PASSLIB =
+  '$pbkdf2-sha512$25000$cG9ydGN1bGxpcy1zYWx0LTE$YUDzh2KagHUYAsYwYwMHw7OnBlNbs2wL8v2aRey6iPZTgBx.N51r.bcRJju/nS15pHmCkxJRUNyUdbdIRRulMQ';
 /** dotnet/aspnetcore's published vectors, of "my password". */
 const ASPNET_V2 = 'AAABAgMEBQYHCAkKCwwNDg+ukCEMDf0yyQ29NYubggHIVY0sdEUfdyeM+E1LtH1uJg==';
 const ASPNET_V3 = 'AQAAAAIAACcQAAAAEAABAgMEBQYHCAkKCwwNDg9B0Oxwty+PGIDSp95gcCfzeDvA4sGapUIUov8usXfD6A==';
@@ -29,7 +30,12 @@ function original(password: string): string {
 }
 
 function capture() {
-  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+  };
   return io;
 }
 
@@ -41,7 +47,8 @@ describe('portcullis CLI', () => {
     const code = await runCli(argv, server.runtime.deps, io);
     return { code, out: io.stdout, err: io.stderr, json: () => JSON.parse(io.stdout) as any };
   };
-  const login = (username: string, password: string) => server.json('/api/Auth/Login', { method: 'POST', json: { username, password } });
+  const login = (username: string, password: string) =>
+    server.json('/api/Auth/Login', { method: 'POST', json: { username, password } });
 
   beforeAll(async () => {
     server = await startAdminServer();
@@ -68,7 +75,14 @@ describe('portcullis CLI', () => {
       aspnetv2: [ASPNET_V2, 'my password'],
       aspnetv3: [ASPNET_V3, 'my password'],
     };
-    const rows = Object.entries(formats).map(([name, [hash]]) => ({ userName: `imp_${name}`, email: `${name}@import.example`, passwordHash: hash, tenant: 'acme', tenants: ['globex'], roles: [seedUser.roleCode] }));
+    const rows = Object.entries(formats).map(([name, [hash]]) => ({
+      userName: `imp_${name}`,
+      email: `${name}@import.example`,
+      passwordHash: hash,
+      tenant: 'acme',
+      tenants: ['globex'],
+      roles: [seedUser.roleCode],
+    }));
     const file = path.join(dir, 'users.json');
     await writeFile(file, JSON.stringify(rows));
 
@@ -86,14 +100,27 @@ describe('portcullis CLI', () => {
       const res = await login(`${name}@import.example`, password);
       expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(200);
       expect((await login(`${name}@import.example`, 'Not the password 1!')).status, name).not.toBe(200);
-      const [user] = await deps.db.select({ id: users.id }).from(users).where(eq(users.userName, `imp_${name}`));
-      const [security] = await deps.db.select({ hash: userSecurity.passwordHash }).from(userSecurity).where(eq(userSecurity.userId, user!.id));
+      const [user] = await deps.db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.userName, `imp_${name}`));
+      const [security] = await deps.db
+        .select({ hash: userSecurity.passwordHash })
+        .from(userSecurity)
+        .where(eq(userSecurity.userId, user!.id));
       expect(security!.hash, name).toMatch(/^\$argon2id\$/);
       const token = res.body.data.token.accessToken as string;
       const tenants = await server.json('/api/TenantQuery/MyAvailableTenants', { headers: bearer(token) });
-      expect(tenants.body.data.map((t: { tenantCode?: string; code?: string }) => t.tenantCode ?? t.code).sort(), name).toEqual(['acme', 'globex']);
+      expect(
+        tenants.body.data.map((t: { tenantCode?: string; code?: string }) => t.tenantCode ?? t.code).sort(),
+        name,
+      ).toEqual(['acme', 'globex']);
     }
-    const [audited] = await deps.db.select({ detail: auditEntries.detail }).from(auditEntries).where(eq(auditEntries.action, 'UserImported')).limit(1);
+    const [audited] = await deps.db
+      .select({ detail: auditEntries.detail })
+      .from(auditEntries)
+      .where(eq(auditEntries.action, 'UserImported'))
+      .limit(1);
     expect(audited!.detail).toMatchObject({ via: 'cli' });
     void other;
   });
@@ -117,7 +144,9 @@ describe('portcullis CLI', () => {
     expect(run.code, run.err).toBe(1);
     const report = run.json();
     expect(report.imported).toBe(1);
-    const reasons = Object.fromEntries(report.rejected.map((r: { row: number; reasons: string[] }) => [r.row, r.reasons.join('; ')]));
+    const reasons = Object.fromEntries(
+      report.rejected.map((r: { row: number; reasons: string[] }) => [r.row, r.reasons.join('; ')]),
+    );
     expect(reasons[2]).toMatch(/email/);
     expect(reasons[3]).toMatch(/passwordHash: a password hash in no format we accept/);
     expect(reasons[4]).toMatch(/no tenant with the code nowhere/);
@@ -147,7 +176,9 @@ describe('portcullis CLI', () => {
     const first = await login('ops@example.test', temporaryPassword);
     expect(first.status).toBe(200);
     // A generated password is a default one: the session waits for the change.
-    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(first.body.data.token.accessToken) })).status).toBe(423);
+    expect(
+      (await server.json('/api/Auth/UserInfo', { headers: bearer(first.body.data.token.accessToken) })).status,
+    ).toBe(423);
     expect((await cli('create-admin', '--email', 'ops@example.test')).code).toBe(1);
 
     const user = { email: 'csv_good@import.example', userName: 'csv_good', password: PASSWORD };
@@ -160,7 +191,9 @@ describe('portcullis CLI', () => {
     expect(fresh.status).toBe(200);
 
     expect((await cli('disable-user', '--user', 'csv_good')).code).toBe(0);
-    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(fresh.body.data.token.accessToken) })).status).toBe(401);
+    expect(
+      (await server.json('/api/Auth/UserInfo', { headers: bearer(fresh.body.data.token.accessToken) })).status,
+    ).toBe(401);
     expect((await login(user.email, reset.json().password)).status).not.toBe(200);
     expect((await cli('enable-user', '--user', 'csv_good')).code).toBe(0);
     const again = await login(user.email, reset.json().password);
@@ -169,7 +202,9 @@ describe('portcullis CLI', () => {
     const revoked = await cli('revoke-sessions', '--user', user.email);
     expect(revoked.json()).toMatchObject({ userName: 'csv_good' });
     expect(revoked.json().ended).toBeGreaterThanOrEqual(1);
-    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(again.body.data.token.accessToken) })).status).toBe(401);
+    expect(
+      (await server.json('/api/Auth/UserInfo', { headers: bearer(again.body.data.token.accessToken) })).status,
+    ).toBe(401);
     expect((await cli('disable-user', '--user', 'nobody@example.test')).code).toBe(1);
   });
 
@@ -177,7 +212,10 @@ describe('portcullis CLI', () => {
     const tenants = (await cli('list-tenants')).json() as Array<{ code: string }>;
     expect(tenants.map((t) => t.code)).toEqual(expect.arrayContaining(['default', 'acme', 'globex']));
     const exported = await cli('export-users', '--tenant', 'acme');
-    const lines = exported.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = exported.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.userName)).toEqual(expect.arrayContaining(['imp_bcrypt', 'imp_scrypt']));
     expect(lines.find((l) => l.userName === 'imp_bcrypt')).toMatchObject({ tenant: 'acme', tenants: ['globex'] });
     expect(exported.out).not.toMatch(/passwordHash|\$argon2|\$2[aby]\$/);

@@ -63,7 +63,12 @@ export async function runCli(argv: string[], deps: Deps, io: CliIo): Promise<num
       case 'create-admin': {
         const email = need('email');
         const created = await createAdmin(deps, { email, userName: values['user-name'], password: values.password });
-        json({ id: String(created.id), email, ...(values.password ? {} : { temporaryPassword: created.password }), mustChangePassword: true });
+        json({
+          id: String(created.id),
+          email,
+          ...(values.password ? {} : { temporaryPassword: created.password }),
+          mustChangePassword: true,
+        });
         return 0;
       }
       case 'reset-password':
@@ -83,7 +88,8 @@ export async function runCli(argv: string[], deps: Deps, io: CliIo): Promise<num
         return 0;
       case 'import-users': {
         const file = need('file');
-        if (values.format !== undefined && values.format !== 'json' && values.format !== 'csv') throw new CliError('--format is json or csv');
+        if (values.format !== undefined && values.format !== 'json' && values.format !== 'csv')
+          throw new CliError('--format is json or csv');
         let rows: unknown[];
         try {
           rows = readImportFile(await readFile(file, 'utf8'), values.format, file);

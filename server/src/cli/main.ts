@@ -16,10 +16,15 @@ async function main(): Promise<number> {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  const runtime = await boot(config, { logger: createLogger({ level: 'warn', sink: (line) => process.stderr.write(`${line}\n`) }) });
+  const runtime = await boot(config, {
+    logger: createLogger({ level: 'warn', sink: (line) => process.stderr.write(`${line}\n`) }),
+  });
   try {
     await runtime.ready;
-    return await runCli(process.argv.slice(2), runtime.deps, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+    return await runCli(process.argv.slice(2), runtime.deps, {
+      out: (t) => process.stdout.write(t),
+      err: (t) => process.stderr.write(t),
+    });
   } finally {
     await runtime.close();
   }
@@ -28,7 +33,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

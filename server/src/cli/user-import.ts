@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { auditEntries, roles, tenantMemberships, tenants, userRoles, users, userSecurity } from '../../../db/schema/index.js';
+import {
+  auditEntries,
+  roles,
+  tenantMemberships,
+  tenants,
+  userRoles,
+  users,
+  userSecurity,
+} from '../../../db/schema/index.js';
 import type { AppDeps } from '../app-deps.js';
 import { notDeleted } from '../infra/db/predicates.js';
 import { importRow, type ImportRow } from './import-rows.js';
@@ -20,7 +28,11 @@ type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'>;
  * and skipped without losing the others. Rows without a hash get none that verifies: they must
  * reset their password before they can log in.
  */
-export async function importUsers(deps: Deps, rows: unknown[], options: { dryRun: boolean; defaultTenant: string; progress?: (done: number, total: number) => void }): Promise<ImportReport> {
+export async function importUsers(
+  deps: Deps,
+  rows: unknown[],
+  options: { dryRun: boolean; defaultTenant: string; progress?: (done: number, total: number) => void },
+): Promise<ImportReport> {
   const report: ImportReport = { dryRun: options.dryRun, total: rows.length, imported: 0, rejected: [] };
   const seenNames = new Set<string>();
   const seenEmails = new Set<string>();
@@ -28,7 +40,10 @@ export async function importUsers(deps: Deps, rows: unknown[], options: { dryRun
   const tenantId = async (code: string): Promise<bigint | null> => {
     const key = code.toLowerCase();
     if (!tenantIds.has(key)) {
-      const [row] = await deps.db.select({ id: tenants.id }).from(tenants).where(and(sql`lower(${tenants.code}) = ${key}`, notDeleted(tenants.isDeleted)));
+      const [row] = await deps.db
+        .select({ id: tenants.id })
+        .from(tenants)
+        .where(and(sql`lower(${tenants.code}) = ${key}`, notDeleted(tenants.isDeleted)));
       tenantIds.set(key, row?.id ?? null);
     }
     return tenantIds.get(key)!;
@@ -38,8 +53,15 @@ export async function importUsers(deps: Deps, rows: unknown[], options: { dryRun
     const rowNumber = index + 1;
     const parsed = importRow.safeParse(raw);
     if (!parsed.success) {
-      const userName = typeof (raw as { userName?: unknown })?.userName === 'string' ? (raw as { userName: string }).userName : undefined;
-      report.rejected.push({ row: rowNumber, userName, reasons: parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`) });
+      const userName =
+        typeof (raw as { userName?: unknown })?.userName === 'string'
+          ? (raw as { userName: string }).userName
+          : undefined;
+      report.rejected.push({
+        row: rowNumber,
+        userName,
+        reasons: parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`),
+      });
       continue;
     }
     const row = parsed.data;
@@ -57,22 +79,39 @@ export async function importUsers(deps: Deps, rows: unknown[], options: { dryRun
     if (row.email && seenEmails.has(row.email.toLowerCase())) reasons.push('email: appears twice in the file');
     const roleIds: Array<{ tenantId: bigint; roleId: bigint }> = [];
     if (home !== null) {
-      const [taken] = await deps.db.select({ id: users.id }).from(users).where(and(eq(users.tenantId, home), sql`lower(${users.userName}) = ${row.userName.toLowerCase()}`, notDeleted(users.isDeleted)));
+      const [taken] = await deps.db
+        .select({ id: users.id })
+        .from(users)
+        .where(
+          and(
+            eq(users.tenantId, home),
+            sql`lower(${users.userName}) = ${row.userName.toLowerCase()}`,
+            notDeleted(users.isDeleted),
+          ),
+        );
       if (taken) reasons.push('userName: already taken in the tenant');
       for (const spec of row.roles ?? []) {
-        const [tenantCode, roleCode] = spec.includes(':') ? (spec.split(':', 2) as [string, string]) : [undefined, spec];
+        const [tenantCode, roleCode] = spec.includes(':')
+          ? (spec.split(':', 2) as [string, string])
+          : [undefined, spec];
         const roleTenant: bigint | null = tenantCode === undefined ? home : await tenantId(tenantCode);
         if (roleTenant === null || (roleTenant !== home && !memberships.includes(roleTenant))) {
           reasons.push(`roles: ${spec} is not in a tenant the user belongs to`);
           continue;
         }
-        const [role] = await deps.db.select({ id: roles.id }).from(roles).where(and(eq(roles.tenantId, roleTenant), eq(roles.roleCode, roleCode), notDeleted(roles.isDeleted)));
+        const [role] = await deps.db
+          .select({ id: roles.id })
+          .from(roles)
+          .where(and(eq(roles.tenantId, roleTenant), eq(roles.roleCode, roleCode), notDeleted(roles.isDeleted)));
         if (role) roleIds.push({ tenantId: roleTenant, roleId: role.id });
         else reasons.push(`roles: no role ${roleCode} in that tenant`);
       }
     }
     if (row.email) {
-      const [taken] = await deps.db.select({ id: users.id }).from(users).where(and(sql`lower(${users.email}) = ${row.email.toLowerCase()}`, notDeleted(users.isDeleted)));
+      const [taken] = await deps.db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(sql`lower(${users.email}) = ${row.email.toLowerCase()}`, notDeleted(users.isDeleted)));
       if (taken) reasons.push('email: already used by another account');
     }
     seenNames.add(nameKey);
@@ -88,7 +127,13 @@ export async function importUsers(deps: Deps, rows: unknown[], options: { dryRun
   return report;
 }
 
-async function writeUser(deps: Deps, row: ImportRow, home: bigint, memberships: bigint[], roleIds: Array<{ tenantId: bigint; roleId: bigint }>): Promise<void> {
+async function writeUser(
+  deps: Deps,
+  row: ImportRow,
+  home: bigint,
+  memberships: bigint[],
+  roleIds: Array<{ tenantId: bigint; roleId: bigint }>,
+): Promise<void> {
   const id = deps.ids.next();
   await deps.db.transaction(async (tx) => {
     await tx.insert(users).values({
@@ -111,9 +156,22 @@ async function writeUser(deps: Deps, row: ImportRow, home: bigint, memberships: 
       securityStamp: randomUUID(),
       mustChangePassword: row.mustChangePassword ?? false,
     });
-    for (const tenantId of [home, ...memberships]) await tx.insert(tenantMemberships).values({ id: deps.ids.next(), tenantId, userId: id });
-    for (const role of roleIds) await tx.insert(userRoles).values({ id: deps.ids.next(), tenantId: role.tenantId, userId: id, roleId: role.roleId });
-    await tx.insert(auditEntries).values({ id: deps.ids.next(), tenantId: home, userId: id, action: 'UserImported', targetType: 'User', targetId: String(id), detail: { via: 'cli', hashFormat: hashFormat(row.passwordHash) }, createdTime: deps.clock.now() });
+    for (const tenantId of [home, ...memberships])
+      await tx.insert(tenantMemberships).values({ id: deps.ids.next(), tenantId, userId: id });
+    for (const role of roleIds)
+      await tx
+        .insert(userRoles)
+        .values({ id: deps.ids.next(), tenantId: role.tenantId, userId: id, roleId: role.roleId });
+    await tx.insert(auditEntries).values({
+      id: deps.ids.next(),
+      tenantId: home,
+      userId: id,
+      action: 'UserImported',
+      targetType: 'User',
+      targetId: String(id),
+      detail: { via: 'cli', hashFormat: hashFormat(row.passwordHash) },
+      createdTime: deps.clock.now(),
+    });
   });
 }
 
@@ -124,21 +182,60 @@ function hashFormat(hash: string | undefined): string {
 }
 
 /** Every user of a tenant (or all), without any secret, as one JSON object per line. */
-export async function exportUsers(deps: Pick<AppDeps, 'db'>, tenantCode: string | undefined, write: (line: string) => void): Promise<number> {
+export async function exportUsers(
+  deps: Pick<AppDeps, 'db'>,
+  tenantCode: string | undefined,
+  write: (line: string) => void,
+): Promise<number> {
   const filter = tenantCode ? sql`lower(${tenants.code}) = ${tenantCode.toLowerCase()}` : undefined;
   const rows = await deps.db
-    .select({ id: users.id, tenant: tenants.code, userName: users.userName, email: users.email, phone: users.phone, realName: users.realName, nickName: users.nickName, status: users.status, emailVerified: users.emailVerified, phoneVerified: users.phoneVerified, createdTime: users.createdTime })
+    .select({
+      id: users.id,
+      tenant: tenants.code,
+      userName: users.userName,
+      email: users.email,
+      phone: users.phone,
+      realName: users.realName,
+      nickName: users.nickName,
+      status: users.status,
+      emailVerified: users.emailVerified,
+      phoneVerified: users.phoneVerified,
+      createdTime: users.createdTime,
+    })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
     .where(and(notDeleted(users.isDeleted), filter))
     .orderBy(users.createdTime, users.id);
   const ids = rows.map((r) => r.id);
-  const memberships = ids.length ? await deps.db.select({ userId: tenantMemberships.userId, code: tenants.code }).from(tenantMemberships).innerJoin(tenants, eq(tenants.id, tenantMemberships.tenantId)).where(inArray(tenantMemberships.userId, ids)) : [];
-  const assigned = ids.length ? await deps.db.select({ userId: userRoles.userId, tenant: tenants.code, role: roles.roleCode }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).innerJoin(tenants, eq(tenants.id, userRoles.tenantId)).where(inArray(userRoles.userId, ids)) : [];
+  const memberships = ids.length
+    ? await deps.db
+        .select({ userId: tenantMemberships.userId, code: tenants.code })
+        .from(tenantMemberships)
+        .innerJoin(tenants, eq(tenants.id, tenantMemberships.tenantId))
+        .where(inArray(tenantMemberships.userId, ids))
+    : [];
+  const assigned = ids.length
+    ? await deps.db
+        .select({ userId: userRoles.userId, tenant: tenants.code, role: roles.roleCode })
+        .from(userRoles)
+        .innerJoin(roles, eq(roles.id, userRoles.roleId))
+        .innerJoin(tenants, eq(tenants.id, userRoles.tenantId))
+        .where(inArray(userRoles.userId, ids))
+    : [];
   for (const r of rows) {
     const tenantsOf = memberships.filter((m) => m.userId === r.id && m.code !== r.tenant).map((m) => m.code);
-    const rolesOf = assigned.filter((a) => a.userId === r.id).map((a) => (a.tenant === r.tenant ? a.role : `${a.tenant}:${a.role}`));
-    write(JSON.stringify({ ...r, id: String(r.id), tenants: tenantsOf, roles: rolesOf, createdTime: r.createdTime?.toISOString() }));
+    const rolesOf = assigned
+      .filter((a) => a.userId === r.id)
+      .map((a) => (a.tenant === r.tenant ? a.role : `${a.tenant}:${a.role}`));
+    write(
+      JSON.stringify({
+        ...r,
+        id: String(r.id),
+        tenants: tenantsOf,
+        roles: rolesOf,
+        createdTime: r.createdTime?.toISOString(),
+      }),
+    );
   }
   return rows.length;
 }

@@ -24,7 +24,16 @@ describe('loadConfig', () => {
   });
 
   it('maps the plain variables of the set-up guide', () => {
-    const c = loadConfig({ PORT: '9001', HOST: '127.0.0.1', APP_ENV: 'production', DATA_DIR: '/srv/p', DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://y', SEED_ADMIN_EMAIL: 'a@b.c', SEED_ADMIN_PASSWORD: 'pw' });
+    const c = loadConfig({
+      PORT: '9001',
+      HOST: '127.0.0.1',
+      APP_ENV: 'production',
+      DATA_DIR: '/srv/p',
+      DATABASE_URL: 'postgres://x',
+      REDIS_URL: 'redis://y',
+      SEED_ADMIN_EMAIL: 'a@b.c',
+      SEED_ADMIN_PASSWORD: 'pw',
+    });
     expect(c.App).toMatchObject({ Port: 9001, Host: '127.0.0.1', Env: 'production', DataDir: '/srv/p' });
     expect(c.Database.Url).toBe('postgres://x');
     expect(c.Redis.Url).toBe('redis://y');
@@ -33,12 +42,28 @@ describe('loadConfig', () => {
 
   it('has the spec defaults', () => {
     const c = loadConfig({});
-    expect(c.Jwt).toMatchObject({ AccessTokenMinutes: 60, RefreshTokenDays: 7, ClockSkewMinutes: 5, RefreshReuseGraceSeconds: 10 });
+    expect(c.Jwt).toMatchObject({
+      AccessTokenMinutes: 60,
+      RefreshTokenDays: 7,
+      ClockSkewMinutes: 5,
+      RefreshReuseGraceSeconds: 10,
+    });
     expect(c.Saas.Auth.CaptchaEnabled).toBe(true);
     expect(c.App.CoalesceResponses).toBe(true);
     expect(c.Localization.DefaultCulture).toBe('zh-CN');
     expect(c.Localization.SupportedCultures).toEqual(['zh-CN', 'zh-TW', 'en-US', 'ja-JP', 'ko-KR', 'de-DE', 'hi-IN']);
-    expect(c.OpenApiSecurity).toMatchObject({ IsEnabled: false, ProtectedPathPrefixes: ['/api'], AllowUnsignedRequests: false, RequireContentSignature: true, EnableReplayProtection: true, TimestampToleranceSeconds: 300, NonceExpireSeconds: 300, DefaultSignatureAlgorithm: 'HMACSHA256', DefaultContentSignatureAlgorithm: 'SHA256', MaxRequestBodySize: 2097152 });
+    expect(c.OpenApiSecurity).toMatchObject({
+      IsEnabled: false,
+      ProtectedPathPrefixes: ['/api'],
+      AllowUnsignedRequests: false,
+      RequireContentSignature: true,
+      EnableReplayProtection: true,
+      TimestampToleranceSeconds: 300,
+      NonceExpireSeconds: 300,
+      DefaultSignatureAlgorithm: 'HMACSHA256',
+      DefaultContentSignatureAlgorithm: 'SHA256',
+      MaxRequestBodySize: 2097152,
+    });
   });
 
   it('refuses bad values and names every bad key', () => {
@@ -59,17 +84,33 @@ describe('Jwt__RefreshReuseGraceSeconds', () => {
   it('reads 0 (no grace) to 300 seconds and refuses anything else', () => {
     expect(loadConfig({ Jwt__RefreshReuseGraceSeconds: '0' }).Jwt.RefreshReuseGraceSeconds).toBe(0);
     expect(loadConfig({ Jwt__RefreshReuseGraceSeconds: '30' }).Jwt.RefreshReuseGraceSeconds).toBe(30);
-    for (const bad of ['-1', '301', '2.5', 'soon']) expect(() => loadConfig({ Jwt__RefreshReuseGraceSeconds: bad })).toThrow(/Jwt__RefreshReuseGraceSeconds/);
+    for (const bad of ['-1', '301', '2.5', 'soon'])
+      expect(() => loadConfig({ Jwt__RefreshReuseGraceSeconds: bad })).toThrow(/Jwt__RefreshReuseGraceSeconds/);
   });
 });
 
 describe('OpenApiSecurity algorithms', () => {
   it('reads header spellings and refuses a default no unpinned credential could use, at start-up', () => {
-    expect(loadConfig({ OpenApiSecurity__DefaultSignatureAlgorithm: 'hmac-sha512', OpenApiSecurity__DefaultContentSignatureAlgorithm: 'sha_512' }).OpenApiSecurity).toMatchObject({ DefaultSignatureAlgorithm: 'HMACSHA512', DefaultContentSignatureAlgorithm: 'SHA512' });
-    for (const algorithm of ['SM2', 'RSASHA256']) expect(() => loadConfig({ OpenApiSecurity__DefaultSignatureAlgorithm: algorithm })).toThrow(/needs a public key/);
-    expect(() => loadConfig({ OpenApiSecurity__DefaultSignatureAlgorithm: 'HMACSHA1' })).toThrow(/AllowLegacySignatureAlgorithms/);
-    expect(() => loadConfig({ OpenApiSecurity__DefaultContentSignatureAlgorithm: 'MD5' })).toThrow(/AllowLegacySignatureAlgorithms/);
-    expect(loadConfig({ OpenApiSecurity__DefaultSignatureAlgorithm: 'HMACSHA1', OpenApiSecurity__AllowLegacySignatureAlgorithms: 'true' }).OpenApiSecurity.DefaultSignatureAlgorithm).toBe('HMACSHA1');
+    expect(
+      loadConfig({
+        OpenApiSecurity__DefaultSignatureAlgorithm: 'hmac-sha512',
+        OpenApiSecurity__DefaultContentSignatureAlgorithm: 'sha_512',
+      }).OpenApiSecurity,
+    ).toMatchObject({ DefaultSignatureAlgorithm: 'HMACSHA512', DefaultContentSignatureAlgorithm: 'SHA512' });
+    for (const algorithm of ['SM2', 'RSASHA256'])
+      expect(() => loadConfig({ OpenApiSecurity__DefaultSignatureAlgorithm: algorithm })).toThrow(/needs a public key/);
+    expect(() => loadConfig({ OpenApiSecurity__DefaultSignatureAlgorithm: 'HMACSHA1' })).toThrow(
+      /AllowLegacySignatureAlgorithms/,
+    );
+    expect(() => loadConfig({ OpenApiSecurity__DefaultContentSignatureAlgorithm: 'MD5' })).toThrow(
+      /AllowLegacySignatureAlgorithms/,
+    );
+    expect(
+      loadConfig({
+        OpenApiSecurity__DefaultSignatureAlgorithm: 'HMACSHA1',
+        OpenApiSecurity__AllowLegacySignatureAlgorithms: 'true',
+      }).OpenApiSecurity.DefaultSignatureAlgorithm,
+    ).toBe('HMACSHA1');
   });
 });
 
@@ -83,7 +124,9 @@ describe('JWT secret', () => {
 
   it('production refuses to start with a missing or weak secret', async () => {
     await expect(resolveJwtSecret(loadConfig({ APP_ENV: 'production' }))).rejects.toThrow(/production/);
-    await expect(resolveJwtSecret(loadConfig({ APP_ENV: 'production', Jwt__SecretKey: 'changeme' }))).rejects.toThrow(ConfigError);
+    await expect(resolveJwtSecret(loadConfig({ APP_ENV: 'production', Jwt__SecretKey: 'changeme' }))).rejects.toThrow(
+      ConfigError,
+    );
     const strong = 'k7Hq2vN9xP4mT8wZ1cR5bY3uJ6fA0dLs';
     await expect(resolveJwtSecret(loadConfig({ APP_ENV: 'production', Jwt__SecretKey: strong }))).resolves.toBe(strong);
   });
@@ -103,9 +146,13 @@ describe('JWT secret', () => {
 describe('operator key', () => {
   it('production has no switch without one and refuses a weak one', async () => {
     await expect(resolveOperatorKey(loadConfig({ APP_ENV: 'production' }))).resolves.toBeUndefined();
-    await expect(resolveOperatorKey(loadConfig({ APP_ENV: 'production', App__OperatorKey: 'changeme' }))).rejects.toThrow(/OperatorKey/);
+    await expect(
+      resolveOperatorKey(loadConfig({ APP_ENV: 'production', App__OperatorKey: 'changeme' })),
+    ).rejects.toThrow(/OperatorKey/);
     const strong = 'Qm4xT9vB2nK7pW1cZ8rY5uL3hF6dS0aJ';
-    await expect(resolveOperatorKey(loadConfig({ APP_ENV: 'production', App__OperatorKey: strong }))).resolves.toBe(strong);
+    await expect(resolveOperatorKey(loadConfig({ APP_ENV: 'production', App__OperatorKey: strong }))).resolves.toBe(
+      strong,
+    );
   });
 
   it('development generates one and keeps it under DATA_DIR, apart from the JWT secret', async () => {
@@ -132,7 +179,14 @@ describe('process.env', () => {
         else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
           const rel = path.relative(root, full);
           // Test support may read the environment CI sets (DATABASE_URL, REDIS_URL).
-          if (rel === 'main.ts' || rel === path.join('cli', 'main.ts') || rel.startsWith('config/') || rel.startsWith('testing/') || rel.startsWith('stores/testing-')) continue;
+          if (
+            rel === 'main.ts' ||
+            rel === path.join('cli', 'main.ts') ||
+            rel.startsWith('config/') ||
+            rel.startsWith('testing/') ||
+            rel.startsWith('stores/testing-')
+          )
+            continue;
           if ((await readFile(full, 'utf8')).includes('process.env')) offenders.push(rel);
         }
       }

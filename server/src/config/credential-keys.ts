@@ -36,8 +36,14 @@ export async function resolveCredentialKeys(config: AppConfig): Promise<Credenti
   const ids = Object.keys(configured);
   if (ids.length > 0) {
     const currentId = id ?? (ids.length === 1 ? ids[0]! : undefined);
-    if (!currentId) throw new ConfigError(`Security__CredentialKeyId must name the key for new secrets (configured: ${ids.join(', ')}).`);
-    if (!configured[currentId]) throw new ConfigError(`Security__CredentialKeyId names "${currentId}", which is not among Security__CredentialKeys (${ids.join(', ')}).`);
+    if (!currentId)
+      throw new ConfigError(
+        `Security__CredentialKeyId must name the key for new secrets (configured: ${ids.join(', ')}).`,
+      );
+    if (!configured[currentId])
+      throw new ConfigError(
+        `Security__CredentialKeyId names "${currentId}", which is not among Security__CredentialKeys (${ids.join(', ')}).`,
+      );
     if (config.App.Env === 'production') {
       for (const key of ids) {
         const weak = weakness(configured[key]!);
@@ -47,7 +53,9 @@ export async function resolveCredentialKeys(config: AppConfig): Promise<Credenti
     return { keys: { ...configured }, currentId };
   }
   if (config.App.Env === 'production') {
-    throw new ConfigError('Security__CredentialKeys__<id> is missing; production refuses to start without a key for API credential secrets (32 random bytes in Base64).');
+    throw new ConfigError(
+      'Security__CredentialKeys__<id> is missing; production refuses to start without a key for API credential secrets (32 random bytes in Base64).',
+    );
   }
   if (config.Database.InMemory) return { keys: { ephemeral: newKey() }, currentId: 'ephemeral' };
   const file = path.join(config.App.DataDir, ...DEV_FILE);
@@ -66,7 +74,10 @@ export async function resolveCredentialKeys(config: AppConfig): Promise<Credenti
       stored = undefined;
     }
     const current = stored?.currentId && stored.keys?.[stored.currentId];
-    if (!current || weakness(current)) throw new ConfigError(`${file} is not a valid credential key file; fix or remove it (secrets stored under it will no longer decrypt).`);
+    if (!current || weakness(current))
+      throw new ConfigError(
+        `${file} is not a valid credential key file; fix or remove it (secrets stored under it will no longer decrypt).`,
+      );
     return { keys: stored!.keys!, currentId: stored!.currentId! };
   }
   const generated: CredentialKeys = { keys: { dev1: newKey() }, currentId: 'dev1' };

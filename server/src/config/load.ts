@@ -70,7 +70,11 @@ export function envToTree(env: Record<string, string | undefined>): Tree {
     if (!name.includes('__')) continue;
     const parts = name.split('__');
     if (!topLevel.has(parts[0]!.toLowerCase())) continue;
-    setPath(tree, parts.map((p) => names.get(p.toLowerCase()) ?? p), value);
+    setPath(
+      tree,
+      parts.map((p) => names.get(p.toLowerCase()) ?? p),
+      value,
+    );
   }
   return tree;
 }
@@ -82,9 +86,9 @@ function merge(base: Tree, over: unknown): Tree {
   const out: Tree = { ...base };
   for (const [k, v] of Object.entries(over as Record<string, unknown>)) {
     const current = out[k];
-    out[k] = (v && typeof v === 'object' && !Array.isArray(v) && typeof current === 'object'
-      ? merge(current, v)
-      : v) as Tree;
+    out[k] = (
+      v && typeof v === 'object' && !Array.isArray(v) && typeof current === 'object' ? merge(current, v) : v
+    ) as Tree;
   }
   return out;
 }

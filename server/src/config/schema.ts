@@ -8,34 +8,58 @@ import { isKnownTimeZone } from '../http/datetime.js';
 
 /** Environment values are text; `false`, `0`, `no` and `off` must not become true. */
 const bool = (fallback: boolean) =>
-  z.preprocess((v) => {
-    if (typeof v !== 'string') return v;
-    const s = v.trim().toLowerCase();
-    if (['true', '1', 'yes', 'on'].includes(s)) return true;
-    if (['false', '0', 'no', 'off', ''].includes(s)) return false;
-    return v;
-  }, z.boolean()).default(fallback);
+  z
+    .preprocess((v) => {
+      if (typeof v !== 'string') return v;
+      const s = v.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(s)) return true;
+      if (['false', '0', 'no', 'off', ''].includes(s)) return false;
+      return v;
+    }, z.boolean())
+    .default(fallback);
 
 const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
 /** Arrays come as `Key__0`, `Key__1` (an object with numeric keys) or as a comma list. */
 const stringList = (fallback: string[]) =>
-  z.preprocess((v) => {
-    if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.entries(v as Record<string, unknown>)
-        .sort(([a], [b]) => Number(a) - Number(b))
-        .map(([, item]) => item);
-    }
-    return v;
-  }, z.array(z.string())).default(fallback);
+  z
+    .preprocess((v) => {
+      if (typeof v === 'string')
+        return v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+      if (v && typeof v === 'object' && !Array.isArray(v)) {
+        return Object.entries(v as Record<string, unknown>)
+          .sort(([a], [b]) => Number(a) - Number(b))
+          .map(([, item]) => item);
+      }
+      return v;
+    }, z.array(z.string()))
+    .default(fallback);
 
 /** An empty environment value (`Mail__Host=`) means unset. */
-const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
+const blankAsUnset = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
 
 export const OAUTH_PROVIDER_TYPES = ['github', 'google', 'microsoft-entra-id', 'gitlab', 'oidc'] as const;
-const OAUTH_PROVIDER_KEYS = ['Type', 'Enabled', 'DisplayName', 'Provider', 'ClientId', 'ClientSecret', 'Scopes', 'Issuer', 'Tenant', 'BaseUrl', 'AuthorizationEndpoint', 'TokenEndpoint', 'UserInfoEndpoint', 'ApiBaseUrl'];
+const OAUTH_PROVIDER_KEYS = [
+  'Type',
+  'Enabled',
+  'DisplayName',
+  'Provider',
+  'ClientId',
+  'ClientSecret',
+  'Scopes',
+  'Issuer',
+  'Tenant',
+  'BaseUrl',
+  'AuthorizationEndpoint',
+  'TokenEndpoint',
+  'UserInfoEndpoint',
+  'ApiBaseUrl',
+];
 
 /**
  * One external identity provider. `Provider` is the identity namespace stored with linked
@@ -44,13 +68,26 @@ const OAUTH_PROVIDER_KEYS = ['Type', 'Enabled', 'DisplayName', 'Provider', 'Clie
  * sovereign cloud, a proxy); keys are matched case-insensitively like every other key.
  */
 const oauthProvider = z.preprocess(
-  (v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [OAUTH_PROVIDER_KEYS.find((n) => n.toLowerCase() === k.toLowerCase()) ?? k, x])) : v),
+  (v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v).map(([k, x]) => [
+            OAUTH_PROVIDER_KEYS.find((n) => n.toLowerCase() === k.toLowerCase()) ?? k,
+            x,
+          ]),
+        )
+      : v,
   z
     .object({
       Type: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(OAUTH_PROVIDER_TYPES)),
       Enabled: bool(true),
       DisplayName: z.string().optional(),
-      Provider: z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/).optional(),
+      Provider: z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/)
+        .optional(),
       ClientId: z.string().min(1),
       ClientSecret: blankAsUnset(z.string().optional()),
       Scopes: stringList([]),
@@ -67,8 +104,14 @@ const oauthProvider = z.preprocess(
       ApiBaseUrl: z.string().url().optional(),
     })
     .superRefine((p, ctx) => {
-      if (p.Type === 'oidc' && !p.Issuer) ctx.addIssue({ code: 'custom', path: ['Issuer'], message: 'an oidc provider needs its Issuer' });
-      if ((p.Type === 'github' || p.Type === 'google') && !p.ClientSecret) ctx.addIssue({ code: 'custom', path: ['ClientSecret'], message: `a ${p.Type} provider needs its ClientSecret` });
+      if (p.Type === 'oidc' && !p.Issuer)
+        ctx.addIssue({ code: 'custom', path: ['Issuer'], message: 'an oidc provider needs its Issuer' });
+      if ((p.Type === 'github' || p.Type === 'google') && !p.ClientSecret)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ClientSecret'],
+          message: `a ${p.Type} provider needs its ClientSecret`,
+        });
     }),
 );
 
@@ -95,7 +138,9 @@ export const configSchema = z.object({
     DataDir: z.string().default('.data'),
     /** Zone for date-time output when X-Timezone is absent or unknown (IANA). */
     // An unknown zone would silently write every date-time as UTC: refused at start-up instead.
-    DefaultTimeZone: z.string().default('UTC').refine(isKnownTimeZone, { message: 'not a time zone the runtime knows (an IANA name such as Asia/Shanghai, or UTC)' }),
+    DefaultTimeZone: z.string().default('UTC').refine(isKnownTimeZone, {
+      message: 'not a time zone the runtime knows (an IANA name such as Asia/Shanghai, or UTC)',
+    }),
     /** Largest request body read by the REST facade; larger answers 413. */
     MaxRequestBodyBytes: int(1024 * 1024, 1024),
     /** Start in maintenance mode (503 + Retry-After for everything but health and discovery). */
@@ -131,7 +176,10 @@ export const configSchema = z.object({
     /** Embedded database only: the empty cluster a new data directory starts from (default: the build's dist/pgdata-image.tar.gz). */
     InitialImageFile: z.string().optional(),
     /** PostgreSQL only: the schema to work in (default: the server's search_path, usually public). */
-    Schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).optional(),
+    Schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/)
+      .optional(),
     MaxConnections: int(10, 1, 500),
   }),
   Redis: section({
@@ -230,7 +278,10 @@ export const configSchema = z.object({
     /** The front-end page that receives the result in its URL fragment. */
     FrontendCallbackUrl: z.string().url().default('http://localhost:7777/#/auth/oauth-callback'),
     /** Domain of the placeholder e-mail of an external account whose provider e-mail is taken or unverified. */
-    PlaceholderEmailDomain: z.string().regex(/^[a-z0-9.-]+$/).default('external.local'),
+    PlaceholderEmailDomain: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/)
+      .default('external.local'),
     /** Seconds the provider may take to answer the token and profile requests. */
     TimeoutSeconds: int(10, 1, 120),
     Providers: z
@@ -246,38 +297,57 @@ export const configSchema = z.object({
           }
           return out;
         },
-        z.record(z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'provider names are letters, digits, ".", "_" or "-"'), oauthProvider),
+        z.record(
+          z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'provider names are letters, digits, ".", "_" or "-"'),
+          oauthProvider,
+        ),
       )
       .default({}),
   }),
   OpenApiSecurity: z
     .object({
-    IsEnabled: bool(false),
-    ProtectedPathPrefixes: stringList(['/api']),
-    IgnoredPathPrefixes: stringList(['/openapi', '/swagger', '/health', '/connect']),
-    AllowUnsignedRequests: bool(false),
-    RequireContentSignature: bool(true),
-    EnableReplayProtection: bool(true),
-    TimestampToleranceSeconds: int(300, 1),
-    NonceExpireSeconds: int(300, 1),
-    // Spelled as in the headers too (HMAC-SHA256, hmac_sha512): case, dashes and underscores do not matter.
-    DefaultSignatureAlgorithm: z.preprocess(algorithmName, z.enum(['HMACSHA256', 'HMACSHA512', 'RSASHA256', 'SM2', 'HMACSHA1'])).default('HMACSHA256'),
-    DefaultContentSignatureAlgorithm: z.preprocess(algorithmName, z.enum(['SHA256', 'SHA512', 'MD5'])).default('SHA256'),
-    AllowLegacySignatureAlgorithms: bool(false),
-    MaxRequestBodySize: int(2 * 1024 * 1024, 1),
-    /** Encrypt the answer to an encrypted request even without X-Encrypt-Response (the original's deployed setting). */
-    EncryptResponseByDefaultWhenRequestEncrypted: bool(false),
-  })
+      IsEnabled: bool(false),
+      ProtectedPathPrefixes: stringList(['/api']),
+      IgnoredPathPrefixes: stringList(['/openapi', '/swagger', '/health', '/connect']),
+      AllowUnsignedRequests: bool(false),
+      RequireContentSignature: bool(true),
+      EnableReplayProtection: bool(true),
+      TimestampToleranceSeconds: int(300, 1),
+      NonceExpireSeconds: int(300, 1),
+      // Spelled as in the headers too (HMAC-SHA256, hmac_sha512): case, dashes and underscores do not matter.
+      DefaultSignatureAlgorithm: z
+        .preprocess(algorithmName, z.enum(['HMACSHA256', 'HMACSHA512', 'RSASHA256', 'SM2', 'HMACSHA1']))
+        .default('HMACSHA256'),
+      DefaultContentSignatureAlgorithm: z
+        .preprocess(algorithmName, z.enum(['SHA256', 'SHA512', 'MD5']))
+        .default('SHA256'),
+      AllowLegacySignatureAlgorithms: bool(false),
+      MaxRequestBodySize: int(2 * 1024 * 1024, 1),
+      /** Encrypt the answer to an encrypted request even without X-Encrypt-Response (the original's deployed setting). */
+      EncryptResponseByDefaultWhenRequestEncrypted: bool(false),
+    })
     // A default that no unpinned credential could use would refuse every signed call at run time.
     .superRefine((o, ctx) => {
       if (o.DefaultSignatureAlgorithm === 'RSASHA256' || o.DefaultSignatureAlgorithm === 'SM2') {
-        ctx.addIssue({ code: 'custom', path: ['DefaultSignatureAlgorithm'], message: `${o.DefaultSignatureAlgorithm} needs a public key registered on each credential; it cannot be the default` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DefaultSignatureAlgorithm'],
+          message: `${o.DefaultSignatureAlgorithm} needs a public key registered on each credential; it cannot be the default`,
+        });
       }
       if (o.DefaultSignatureAlgorithm === 'HMACSHA1' && !o.AllowLegacySignatureAlgorithms) {
-        ctx.addIssue({ code: 'custom', path: ['DefaultSignatureAlgorithm'], message: 'HMACSHA1 needs AllowLegacySignatureAlgorithms' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DefaultSignatureAlgorithm'],
+          message: 'HMACSHA1 needs AllowLegacySignatureAlgorithms',
+        });
       }
       if (o.DefaultContentSignatureAlgorithm === 'MD5' && !o.AllowLegacySignatureAlgorithms) {
-        ctx.addIssue({ code: 'custom', path: ['DefaultContentSignatureAlgorithm'], message: 'MD5 needs AllowLegacySignatureAlgorithms' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DefaultContentSignatureAlgorithm'],
+          message: 'MD5 needs AllowLegacySignatureAlgorithms',
+        });
       }
     })
     .prefault({} as never),
@@ -289,10 +359,16 @@ export const configSchema = z.object({
      */
     CredentialKeys: z
       .preprocess(
-        (v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.toLowerCase(), x])) : v),
+        (v) =>
+          v && typeof v === 'object' && !Array.isArray(v)
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.toLowerCase(), x]))
+            : v,
         z.record(
           z.string().regex(/^[a-z0-9._-]{1,32}$/, 'key ids are 1-32 letters, digits, ".", "_" or "-"'),
-          z.string().trim().regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes in Base64'),
+          z
+            .string()
+            .trim()
+            .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 bytes in Base64'),
         ),
       )
       .default({}),

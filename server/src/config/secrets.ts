@@ -6,8 +6,16 @@ import type { AppConfig } from './schema.js';
 
 /** Secrets that appear in documentation or samples and must never sign production tokens. */
 const KNOWN_DEFAULTS = new Set([
-  'changeme', 'change-me', 'secret', 'your-secret-key', 'development', 'portcullis', 'portcullis-dev-secret',
-  'XiHanBasicAppSecretKey', 'SuperAdmin@123', 'Portcullis@123',
+  'changeme',
+  'change-me',
+  'secret',
+  'your-secret-key',
+  'development',
+  'portcullis',
+  'portcullis-dev-secret',
+  'XiHanBasicAppSecretKey',
+  'SuperAdmin@123',
+  'Portcullis@123',
 ]);
 
 /** At least 256 bits, not a known sample, not one repeated character. */
@@ -29,7 +37,9 @@ export async function resolveJwtSecret(config: AppConfig): Promise<string> {
   const weakness = secretWeakness(configured);
   if (!weakness) return configured!;
   if (config.App.Env === 'production') {
-    throw new ConfigError(`Jwt__SecretKey is ${weakness}; production refuses to start without a strong secret (32+ random bytes).`);
+    throw new ConfigError(
+      `Jwt__SecretKey is ${weakness}; production refuses to start without a strong secret (32+ random bytes).`,
+    );
   }
   if (configured) return configured;
   if (config.Database.InMemory) return randomBytes(48).toString('base64url');
@@ -47,7 +57,9 @@ export async function resolveOperatorKey(config: AppConfig): Promise<string | un
   if (configured !== undefined && !weakness) return configured;
   if (config.App.Env === 'production') {
     if (configured === undefined) return undefined;
-    throw new ConfigError(`App__OperatorKey is ${weakness}; use 32+ random bytes, or leave it unset to have no run-time maintenance switch.`);
+    throw new ConfigError(
+      `App__OperatorKey is ${weakness}; use 32+ random bytes, or leave it unset to have no run-time maintenance switch.`,
+    );
   }
   if (configured) return configured;
   if (config.Database.InMemory) return randomBytes(32).toString('base64url');

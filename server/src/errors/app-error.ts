@@ -26,7 +26,10 @@ export function defineErrors<K extends string>(
   namespace: string,
   specs: Record<K, ErrorSpec>,
 ): Record<K, ErrorDefinition> {
-  const texts = Object.fromEntries(Object.entries<ErrorSpec>(specs).map(([k, s]) => [k, s.text])) as Record<K, LocalizedText>;
+  const texts = Object.fromEntries(Object.entries<ErrorSpec>(specs).map(([k, s]) => [k, s.text])) as Record<
+    K,
+    LocalizedText
+  >;
   const keys = defineMessages(`error.${namespace}`, texts);
   const defs = {} as Record<K, ErrorDefinition>;
   for (const [name, spec] of Object.entries<ErrorSpec>(specs) as Array<[K, ErrorSpec]>) {

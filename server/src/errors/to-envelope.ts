@@ -6,7 +6,15 @@ import { translate } from '../i18n/messages.js';
 import { AppError } from './app-error.js';
 import { commonErrors } from './common.js';
 import { validationFailed } from './validation.js';
-import { CHARACTER_NOT_IN_REPERTOIRE, DEADLOCK_DETECTED, isDatabaseUnavailable, postgresErrorCode, SERIALIZATION_FAILURE, UNIQUE_VIOLATION, UNTRANSLATABLE_CHARACTER } from '../infra/db/errors.js';
+import {
+  CHARACTER_NOT_IN_REPERTOIRE,
+  DEADLOCK_DETECTED,
+  isDatabaseUnavailable,
+  postgresErrorCode,
+  SERIALIZATION_FAILURE,
+  UNIQUE_VIOLATION,
+  UNTRANSLATABLE_CHARACTER,
+} from '../infra/db/errors.js';
 
 /**
  * Retry-After of a database that cannot be reached: a restart or a fail-over takes seconds, and
@@ -75,12 +83,20 @@ export function errorToEnvelope(error: unknown, ctx: ErrorContext): ErrorRespons
   // the driver's text stays out of the answer.
   if (isDatabaseUnavailable(cause)) {
     const seconds = DATABASE_RETRY_AFTER_SECONDS;
-    return appErrorResponse(new AppError(commonErrors.DATABASE_UNAVAILABLE, { params: { seconds }, headers: { 'Retry-After': String(seconds) } }), ctx);
+    return appErrorResponse(
+      new AppError(commonErrors.DATABASE_UNAVAILABLE, {
+        params: { seconds },
+        headers: { 'Retry-After': String(seconds) },
+      }),
+      ctx,
+    );
   }
   const pgCode = postgresErrorCode(cause);
   if (pgCode === UNIQUE_VIOLATION) return appErrorResponse(new AppError(commonErrors.DUPLICATE), ctx);
-  if (pgCode === CHARACTER_NOT_IN_REPERTOIRE || pgCode === UNTRANSLATABLE_CHARACTER) return appErrorResponse(new AppError(commonErrors.UNSTORABLE_TEXT), ctx);
-  if (pgCode === SERIALIZATION_FAILURE || pgCode === DEADLOCK_DETECTED) return appErrorResponse(new AppError(commonErrors.VERSION_CONFLICT), ctx);
+  if (pgCode === CHARACTER_NOT_IN_REPERTOIRE || pgCode === UNTRANSLATABLE_CHARACTER)
+    return appErrorResponse(new AppError(commonErrors.UNSTORABLE_TEXT), ctx);
+  if (pgCode === SERIALIZATION_FAILURE || pgCode === DEADLOCK_DETECTED)
+    return appErrorResponse(new AppError(commonErrors.VERSION_CONFLICT), ctx);
   if (pgCode) return { ...appErrorResponse(new AppError(commonErrors.DATABASE), ctx), unexpected: true };
 
   const issues = issuesOf(cause);
@@ -93,9 +109,18 @@ export function errorToEnvelope(error: unknown, ctx: ErrorContext): ErrorRespons
     // is not JSON, which tRPC throws with the SyntaxError as its cause) are client errors. What
     // a procedure throws reaches here as INTERNAL_SERVER_ERROR, which is not in this map.
     const map: Partial<Record<TRPCError['code'], number>> = {
-      NOT_FOUND: 404, METHOD_NOT_SUPPORTED: 405, BAD_REQUEST: 400, PARSE_ERROR: 400,
-      UNSUPPORTED_MEDIA_TYPE: 415, PAYLOAD_TOO_LARGE: 413, UNAUTHORIZED: 401, FORBIDDEN: 403,
-      TOO_MANY_REQUESTS: 429, CONFLICT: 409, UNPROCESSABLE_CONTENT: 422, TIMEOUT: 408,
+      NOT_FOUND: 404,
+      METHOD_NOT_SUPPORTED: 405,
+      BAD_REQUEST: 400,
+      PARSE_ERROR: 400,
+      UNSUPPORTED_MEDIA_TYPE: 415,
+      PAYLOAD_TOO_LARGE: 413,
+      UNAUTHORIZED: 401,
+      FORBIDDEN: 403,
+      TOO_MANY_REQUESTS: 429,
+      CONFLICT: 409,
+      UNPROCESSABLE_CONTENT: 422,
+      TIMEOUT: 408,
     };
     const status = map[error.code];
     if (status) {

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const post = (path: string, json: unknown, language: string) => server.json(path, { method: 'POST', json, headers: { 'x-language': language } });
+const post = (path: string, json: unknown, language: string) =>
+  server.json(path, { method: 'POST', json, headers: { 'x-language': language } });
 const PATTERN = /\/\^|\$\/|\\d|\[\^?[\w\\-]+\]/;
 
 describe('validation messages', () => {
@@ -26,7 +27,15 @@ describe('validation messages', () => {
   });
 
   it('label the fields of every culture and keep the machine path in `field`', async () => {
-    const labels: Record<string, string> = { 'zh-CN': '密码', 'zh-TW': '密碼', 'en-US': 'Password', 'ja-JP': 'パスワード', 'ko-KR': '비밀번호', 'de-DE': 'Passwort', 'hi-IN': 'पासवर्ड' };
+    const labels: Record<string, string> = {
+      'zh-CN': '密码',
+      'zh-TW': '密碼',
+      'en-US': 'Password',
+      'ja-JP': 'パスワード',
+      'ko-KR': '비밀번호',
+      'de-DE': 'Passwort',
+      'hi-IN': 'पासवर्ड',
+    };
     for (const [language, label] of Object.entries(labels)) {
       const res = await post('/api/Auth/Login', { username: 'someone', password: 42 }, language);
       expect(res.status).toBe(400);

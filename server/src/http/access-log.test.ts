@@ -28,9 +28,14 @@ describe('request logs', () => {
 
   it('events raised by a request log its trace id at debug level', async () => {
     const user = await createTestUser(server.runtime.deps);
-    const res = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: 'Wrong-password-9!' } });
+    const res = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username: user.email, password: 'Wrong-password-9!' },
+    });
     expect(res.status).toBe(400);
-    const event = lines().find((l) => l.msg === 'event' && l.event === 'AuthLoginFailed' && l.traceId === res.body.traceId);
+    const event = lines().find(
+      (l) => l.msg === 'event' && l.event === 'AuthLoginFailed' && l.traceId === res.body.traceId,
+    );
     expect(event).toMatchObject({ level: 'debug' });
   });
 });

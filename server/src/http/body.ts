@@ -47,7 +47,8 @@ export async function readBodyLimited(request: Request, limit: number, incoming?
 
 async function readNodeBody(incoming: NodeBodySource, limit: number): Promise<Uint8Array> {
   const declared = incoming.headers?.['content-length'];
-  if (typeof declared === 'string' && Number(declared) > limit) throw appError(commonErrors.BODY_TOO_LARGE, { params: { limit } });
+  if (typeof declared === 'string' && Number(declared) > limit)
+    throw appError(commonErrors.BODY_TOO_LARGE, { params: { limit } });
   const chunks: Buffer[] = [];
   let size = 0;
   // Stopping early must not destroy the stream (and with it the socket the 413 goes out on);
@@ -106,7 +107,11 @@ export function parseJsonKeepingBigInts(text: string): unknown {
  * for another media type, 400 for text that is not JSON, 413 past `limit`. A body the signature check already read (`preread`) was held to the signed
  * limit (OpenApiSecurity.MaxRequestBodySize, 2 MiB by SPEC "Limits"), which governs signed calls.
  */
-export async function readJsonBody(c: Context<HonoEnv>, limit: number, preread?: Uint8Array): Promise<{ input: unknown; text?: string }> {
+export async function readJsonBody(
+  c: Context<HonoEnv>,
+  limit: number,
+  preread?: Uint8Array,
+): Promise<{ input: unknown; text?: string }> {
   const raw = preread ?? (await readBodyLimited(c.req.raw, limit, c.env?.incoming as NodeBodySource | undefined));
   if (raw.byteLength === 0) return { input: undefined };
   if (!isJsonContentType(c.req.header('content-type'))) throw appError(commonErrors.UNSUPPORTED_MEDIA_TYPE);

@@ -23,7 +23,9 @@ describe('coalesceResponses', () => {
 
   it('releases a response finished inside a check phase on the next turn, even with nothing else pending', async () => {
     const wrapped = coalesceResponses(async () => new Response('late'));
-    const first = await new Promise<Response>((resolve) => setImmediate(() => void Promise.resolve(wrapped()).then(resolve)));
+    const first = await new Promise<Response>((resolve) =>
+      setImmediate(() => void Promise.resolve(wrapped()).then(resolve)),
+    );
     expect(await first.text()).toBe('late');
     // The turn's promise was reset: a later call is held and released again.
     const again = Promise.resolve(wrapped());
@@ -66,7 +68,12 @@ describe('coalesceResponses', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const answers = await Promise.all(
-        Array.from({ length: 60 }, (_, n) => fetch(`http://127.0.0.1:${port}/echo/${n}`).then(async (r) => ({ status: r.status, body: (await r.json()) as { n: number } }))),
+        Array.from({ length: 60 }, (_, n) =>
+          fetch(`http://127.0.0.1:${port}/echo/${n}`).then(async (r) => ({
+            status: r.status,
+            body: (await r.json()) as { n: number },
+          })),
+        ),
       );
       expect(answers.map((a) => a.status)).toEqual(Array(60).fill(200));
       expect(answers.map((a) => a.body.n)).toEqual(Array.from({ length: 60 }, (_, n) => n));

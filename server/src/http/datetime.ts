@@ -67,7 +67,7 @@ function intlOffset(ms: number, zone: string): number {
   const p: Record<string, number> = {};
   for (const part of f.formatToParts(new Date(ms))) if (part.type !== 'literal') p[part.type] = Number(part.value);
   const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
-  return Math.round((asUtc - (ms - (ms % 1000 + 1000) % 1000)) / 60000);
+  return Math.round((asUtc - (ms - (((ms % 1000) + 1000) % 1000))) / 60000);
 }
 
 /**
@@ -96,8 +96,13 @@ function localParts(date: Date, zone: string): LocalParts {
   const offset = offsetAt(date.getTime(), zone);
   const local = new Date(date.getTime() + offset * 60000);
   return {
-    year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate(),
-    hour: local.getUTCHours(), minute: local.getUTCMinutes(), second: local.getUTCSeconds(), offset,
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+    offset,
   };
 }
 

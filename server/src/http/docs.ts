@@ -58,6 +58,9 @@ export function mountDocs(app: Hono<HonoEnv>, document: () => unknown): void {
     if (!type) return next();
     let bytes = cache.get(file);
     if (!bytes) cache.set(file, (bytes = await readFile(path.join(ASSETS, file))));
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': type,
+      'cache-control': 'public, max-age=86400',
+    });
   });
 }

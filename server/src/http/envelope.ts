@@ -28,7 +28,14 @@ export const isSuccessCode = (code: number): boolean => code >= 200 && code < 30
  * came (a lock detail with `avatarUrl: null`) would break the convention. Date-times in `data`
  * are written in `timeZone` (the request's zone).
  */
-export function buildEnvelope(code: number, message: string, data: unknown, traceId: string | undefined, now: Date, timeZone = 'UTC'): Envelope {
+export function buildEnvelope(
+  code: number,
+  message: string,
+  data: unknown,
+  traceId: string | undefined,
+  now: Date,
+  timeZone = 'UTC',
+): Envelope {
   const envelope = { code, message } as Envelope;
   const wire = toWire(data, { timeZone });
   if (wire !== undefined) envelope.data = wire;
@@ -43,12 +50,24 @@ export function buildEnvelope(code: number, message: string, data: unknown, trac
  * out), in the same key order as buildEnvelope: the success path writes it without building
  * and re-walking an object.
  */
-function envelopeJson(code: number, message: string, dataJson: string | undefined, traceId: string | undefined, now: Date): string {
+function envelopeJson(
+  code: number,
+  message: string,
+  dataJson: string | undefined,
+  traceId: string | undefined,
+  now: Date,
+): string {
   return `{"code":${code},"message":${JSON.stringify(message)}${dataJson === undefined ? '' : `,"data":${dataJson}`}${traceId ? `,"traceId":${JSON.stringify(traceId)}` : ''},"timestamp":"${utcTimestamp(now)}","isSuccess":${isSuccessCode(code)}}`;
 }
 
 /** A success: the code's own message around `dataJson` (already serialized, or undefined). */
-export function successEnvelopeJson(code: number, culture: Culture, dataJson: string | undefined, traceId: string | undefined, now: Date): string {
+export function successEnvelopeJson(
+  code: number,
+  culture: Culture,
+  dataJson: string | undefined,
+  traceId: string | undefined,
+  now: Date,
+): string {
   return envelopeJson(code, codeMessage(culture, code), dataJson, traceId, now);
 }
 
@@ -76,6 +95,9 @@ export interface TrpcErrorShape {
  */
 export function trpcErrorShape(status: number, envelope: Envelope, path?: string): TrpcErrorShape {
   const [code, key] = trpcCodeOf(status);
-  const data: TrpcErrorShape['data'] = path === undefined ? { code: key, httpStatus: status, envelope } : { code: key, httpStatus: status, path, envelope };
+  const data: TrpcErrorShape['data'] =
+    path === undefined
+      ? { code: key, httpStatus: status, envelope }
+      : { code: key, httpStatus: status, path, envelope };
   return { message: envelope.message, code, data };
 }

@@ -15,7 +15,11 @@ import { enveloped, respondError, respondSuccess } from './respond.js';
 /** What the front door reports of every answered request (metrics). */
 export type RequestObserver = (method: string, path: string, status: number, seconds: number) => void;
 
-export function createHost(deps: HostDeps, api?: (c: Context<HonoEnv>) => Promise<Response>, observe?: RequestObserver): Hono<HonoEnv> {
+export function createHost(
+  deps: HostDeps,
+  api?: (c: Context<HonoEnv>) => Promise<Response>,
+  observe?: RequestObserver,
+): Hono<HonoEnv> {
   const app = new Hono<HonoEnv>();
 
   // The front door, for every request: trace id, culture and zone resolved once; maintenance;
@@ -59,17 +63,34 @@ export function createHost(deps: HostDeps, api?: (c: Context<HonoEnv>) => Promis
           return { name, status: 'Healthy' };
         } catch (error) {
           // A probe polls this every few seconds while the service starts: one line each, without a stack.
-          deps.logger.warn('readiness check failed', { check: name, reason: error instanceof Error ? error.message : String(error) });
+          deps.logger.warn('readiness check failed', {
+            check: name,
+            reason: error instanceof Error ? error.message : String(error),
+          });
           return { name, status: 'Unhealthy' };
         }
       }),
     );
     const failed = results.filter((r) => r.status !== 'Healthy');
     if (failed.length) {
-      return respondError(c, deps, appError(commonErrors.NOT_READY, { params: { reason: failed.map((f) => f.name).join(', ') }, detail: { status: 'Unhealthy', checks: results } }));
+      return respondError(
+        c,
+        deps,
+        appError(commonErrors.NOT_READY, {
+          params: { reason: failed.map((f) => f.name).join(', ') },
+          detail: { status: 'Unhealthy', checks: results },
+        }),
+      );
     }
     if (deps.maintenance.on) {
-      return respondError(c, deps, appError(commonErrors.NOT_READY, { params: { reason: 'maintenance' }, detail: { status: 'Maintenance', checks: results } }));
+      return respondError(
+        c,
+        deps,
+        appError(commonErrors.NOT_READY, {
+          params: { reason: 'maintenance' },
+          detail: { status: 'Maintenance', checks: results },
+        }),
+      );
     }
     return respondSuccess(c, deps, { status: 'Healthy', checks: results });
   });

@@ -8,7 +8,10 @@ export class MaintenanceSwitch {
   private reasons = new Set<string>();
   private operatorRetryAfter: number | undefined;
 
-  constructor(initiallyOn = false, private readonly defaultRetryAfterSeconds = 30) {
+  constructor(
+    initiallyOn = false,
+    private readonly defaultRetryAfterSeconds = 30,
+  ) {
     if (initiallyOn) this.reasons.add('config');
   }
 

@@ -17,7 +17,9 @@ describe('readiness while the service starts', () => {
     });
     const res = await host.fetch(new Request('http://host/health/ready'));
     expect(res.status).toBe(503);
-    const warned = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'readiness check failed');
+    const warned = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'readiness check failed');
     expect(warned).toEqual([expect.objectContaining({ check: 'startup', reason: 'starting' })]);
     expect(lines.join('\n')).not.toMatch(/\bat .*\.(ts|js|mjs):\d+/);
   });

@@ -67,7 +67,12 @@ export function resolveRequestInfo(c: Context<HonoEnv>, deps: HostDeps): Request
   }
   return {
     traceId: resolveTraceId(header('x-trace-id')),
-    culture: resolveCulture(header('x-language'), header('accept-language'), config.Localization.SupportedCultures, config.Localization.DefaultCulture),
+    culture: resolveCulture(
+      header('x-language'),
+      header('accept-language'),
+      config.Localization.SupportedCultures,
+      config.Localization.DefaultCulture,
+    ),
     timeZone: resolveTimeZone(header('x-timezone'), config.App.DefaultTimeZone),
     ip,
     userAgent: (header('user-agent') ?? '').slice(0, 512),
@@ -76,7 +81,12 @@ export function resolveRequestInfo(c: Context<HonoEnv>, deps: HostDeps): Request
   };
 }
 
-export function createRequestContext(c: Context<HonoEnv>, deps: AppDeps, services: Services, transport: RequestContext['transport']): RequestContext {
+export function createRequestContext(
+  c: Context<HonoEnv>,
+  deps: AppDeps,
+  services: Services,
+  transport: RequestContext['transport'],
+): RequestContext {
   const info = c.get('info');
   return {
     deps,

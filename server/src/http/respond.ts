@@ -14,7 +14,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export const enveloped = new WeakSet<Response>();
 
-function respond(body: string, status: number, traceId: string, extra?: Record<string, string>, more?: Record<string, string>): Response {
+function respond(
+  body: string,
+  status: number,
+  traceId: string,
+  extra?: Record<string, string>,
+  more?: Record<string, string>,
+): Response {
   const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-trace-id': traceId, ...extra, ...more };
   const response = new Response(body, { status, headers });
   enveloped.add(response);
@@ -22,9 +28,21 @@ function respond(body: string, status: number, traceId: string, extra?: Record<s
 }
 
 /** Writes a success envelope around `data`, serialized by the shared conventions. */
-export function respondSuccess(c: Context<HonoEnv>, deps: HostDeps, data: unknown, code = 200, headers?: Record<string, string>): Response {
+export function respondSuccess(
+  c: Context<HonoEnv>,
+  deps: HostDeps,
+  data: unknown,
+  code = 200,
+  headers?: Record<string, string>,
+): Response {
   const info = c.get('info');
-  const body = successEnvelopeJson(code, info.culture, toWireJson(data, { timeZone: info.timeZone }), info.traceId, deps.clock.now());
+  const body = successEnvelopeJson(
+    code,
+    info.culture,
+    toWireJson(data, { timeZone: info.timeZone }),
+    info.traceId,
+    deps.clock.now(),
+  );
   return respond(body, code, info.traceId, undefined, headers);
 }
 
@@ -37,9 +55,19 @@ function isTrpcPath(path: string): boolean {
  * /trpc call refused by the host (maintenance, body limit) the envelope is wrapped in tRPC's
  * error shape, so the typed client reports it like any other error.
  */
-export function respondError(c: Context<HonoEnv>, deps: HostDeps, error: unknown, extraHeaders?: Record<string, string>): Response {
+export function respondError(
+  c: Context<HonoEnv>,
+  deps: HostDeps,
+  error: unknown,
+  extraHeaders?: Record<string, string>,
+): Response {
   const info = c.get('info');
-  const result = errorToEnvelope(error, { culture: info.culture, traceId: info.traceId, timeZone: info.timeZone, deps });
+  const result = errorToEnvelope(error, {
+    culture: info.culture,
+    traceId: info.traceId,
+    timeZone: info.timeZone,
+    deps,
+  });
   if (result.unexpected) {
     deps.logger.error('request failed', { traceId: info.traceId, method: c.req.method, path: c.req.path, error });
   }

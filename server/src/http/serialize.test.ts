@@ -76,16 +76,30 @@ describe('toWireJson', () => {
   /** A small random value generator (seeded, so failures reproduce). */
   function generate(seed: number) {
     let s = seed;
-    const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
     const leaf = (): unknown => {
       const k = Math.floor(rnd() * 12);
-      return [null, undefined, true, false, rnd() * 1e6 - 5e5, Math.floor(rnd() * 100), `t"e\\x\n${rnd()}`, 'ünï', BigInt(Math.floor(rnd() * 1e12)) * 1000003n, new Date(Date.UTC(2026, 0, 1) + Math.floor(rnd() * 1e10)), new PlainDateTime(new Date(1e12 + rnd() * 1e10)), NaN][k];
+      return [
+        null,
+        undefined,
+        true,
+        false,
+        rnd() * 1e6 - 5e5,
+        Math.floor(rnd() * 100),
+        `t"e\\x\n${rnd()}`,
+        'ünï',
+        BigInt(Math.floor(rnd() * 1e12)) * 1000003n,
+        new Date(Date.UTC(2026, 0, 1) + Math.floor(rnd() * 1e10)),
+        new PlainDateTime(new Date(1e12 + rnd() * 1e10)),
+        NaN,
+      ][k];
     };
     const node = (depth: number): unknown => {
       if (depth > 3 || rnd() < 0.3) return leaf();
       if (rnd() < 0.4) return Array.from({ length: Math.floor(rnd() * 4) }, () => node(depth + 1));
       const o: Record<string, unknown> = {};
-      for (let i = 0; i < Math.floor(rnd() * 5); i++) o[['a', 'B', 'ID', 'userName', 'OAuthProviders', 'x y'][Math.floor(rnd() * 6)]! + i] = node(depth + 1);
+      for (let i = 0; i < Math.floor(rnd() * 5); i++)
+        o[['a', 'B', 'ID', 'userName', 'OAuthProviders', 'x y'][Math.floor(rnd() * 6)]! + i] = node(depth + 1);
       return o;
     };
     return node(0);
@@ -101,7 +115,13 @@ describe('toWireJson', () => {
   });
 
   it('agrees on cycles, maps, sets, bytes and keys that collide after camel-casing', () => {
-    const a: Record<string, unknown> = { Name: 'x', name: 'y', list: new Set([1, 2]), bytes: new Uint8Array([1, 2, 3]), map: new Map([['K', 1]]) };
+    const a: Record<string, unknown> = {
+      Name: 'x',
+      name: 'y',
+      list: new Set([1, 2]),
+      bytes: new Uint8Array([1, 2, 3]),
+      map: new Map([['K', 1]]),
+    };
     a.self = a;
     expect(toWireJson(a, utc)).toBe(JSON.stringify(toWire(a, utc)));
   });

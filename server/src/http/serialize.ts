@@ -108,7 +108,8 @@ export function toWireJson(value: unknown, options: SerializeOptions): string | 
         return undefined;
     }
     const obj = v as object;
-    if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? undefined : `"${formatIsoInZone(obj, options.timeZone)}"`;
+    if (obj instanceof Date)
+      return Number.isNaN(obj.getTime()) ? undefined : `"${formatIsoInZone(obj, options.timeZone)}"`;
     if (obj instanceof PlainDateTime) return `"${formatPlainInZone(obj.date, options.timeZone)}"`;
     if (obj instanceof RawJson) return obj.json;
     if (ancestors.includes(obj)) return undefined;

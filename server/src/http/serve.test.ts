@@ -20,7 +20,9 @@ function raw(port: number, bytes: string): Promise<string> {
 function parse(answer: string) {
   const [head = '', body = ''] = answer.split('\r\n\r\n');
   const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine.split(' ')[1]), headers, envelope: JSON.parse(body) as Record<string, unknown> };
 }
 
@@ -34,9 +36,12 @@ describe('serveApp', () => {
     app.get('/ok', (c) => c.json({ ok: true }));
     const config = loadConfig({}, { Localization: { DefaultCulture: 'en-US' } });
     // An upgrade that gets through answers 418, so a test sees whether it was reached.
-    const upgrade = (_request: unknown, socket: import('node:stream').Duplex) => void socket.end('HTTP/1.1 418 Reached\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+    const upgrade = (_request: unknown, socket: import('node:stream').Duplex) =>
+      void socket.end('HTTP/1.1 418 Reached\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
     server = await new Promise<ServerType>((resolve) => {
-      const s = serveApp({ fetch: app.fetch, config, clock, port: 0, hostname: '127.0.0.1', upgrade }, () => resolve(s));
+      const s = serveApp({ fetch: app.fetch, config, clock, port: 0, hostname: '127.0.0.1', upgrade }, () =>
+        resolve(s),
+      );
     });
     port = (server.address() as AddressInfo).port;
   });
@@ -53,7 +58,12 @@ describe('serveApp', () => {
     const res = await fetch(`http://127.0.0.1:${port}/ok?q=${'x'.repeat(20_000)}`);
     expect(res.status).toBe(431);
     const envelope = (await res.json()) as Record<string, unknown>;
-    expect(envelope).toMatchObject({ code: 431, message: 'Request Header Fields Too Large', isSuccess: false, timestamp: '2026-03-01T08:00:00.000+00:00' });
+    expect(envelope).toMatchObject({
+      code: 431,
+      message: 'Request Header Fields Too Large',
+      isSuccess: false,
+      timestamp: '2026-03-01T08:00:00.000+00:00',
+    });
     expect(envelope.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(res.headers.get('x-trace-id')).toBe(envelope.traceId);
   });
@@ -75,9 +85,14 @@ describe('serveApp', () => {
 
   describe('request line and headers over 16 KiB however they are split (2,500 small headers, 21 KiB, were served)', () => {
     /** A GET of /ok with these header lines, closing the connection after the answer. */
-    const request = (lines: string[], method = 'GET') => `${method} /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${lines.map((l) => `${l}\r\n`).join('')}\r\n`;
+    const request = (lines: string[], method = 'GET') =>
+      `${method} /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${lines.map((l) => `${l}\r\n`).join('')}\r\n`;
     /** What Node's own limit counts of a request: the URL, the header names and the values. */
-    const nodeCounted = (lines: string[]) => '/ok'.length + 'Hostx'.length + 'Connectionclose'.length + lines.reduce((n, l) => n + l.replace(': ', '').length, 0);
+    const nodeCounted = (lines: string[]) =>
+      '/ok'.length +
+      'Hostx'.length +
+      'Connectionclose'.length +
+      lines.reduce((n, l) => n + l.replace(': ', '').length, 0);
     const smallHeaders = (count: number) => Array.from({ length: count }, (_, i) => `h${i}: v`);
 
     it('answers many small headers with the 431 envelope', async () => {
@@ -89,7 +104,11 @@ describe('serveApp', () => {
       const answer = parse(await raw(port, bytes));
       expect(answer.status).toBe(431);
       expect(answer.headers.connection).toBe('close');
-      expect(answer.envelope).toMatchObject({ code: 431, message: 'Request Header Fields Too Large', isSuccess: false });
+      expect(answer.envelope).toMatchObject({
+        code: 431,
+        message: 'Request Header Fields Too Large',
+        isSuccess: false,
+      });
       expect(answer.headers['x-trace-id']).toBe(answer.envelope.traceId);
     });
 
@@ -118,11 +137,14 @@ describe('serveApp', () => {
     it('counts the bytes as sent', () => {
       const lines = smallHeaders(30);
       const rawHeaders = ['Host', 'x', 'Connection', 'close', ...lines.flatMap((l) => l.split(': '))];
-      expect(requestHeadBytes({ method: 'GET', url: '/ok', httpVersion: '1.1', rawHeaders })).toBe(request(lines).length);
+      expect(requestHeadBytes({ method: 'GET', url: '/ok', httpVersion: '1.1', rawHeaders })).toBe(
+        request(lines).length,
+      );
     });
 
     it('refuses a hub upgrade the same way', async () => {
-      const upgrade = (lines: string[]) => `GET /hubs/notification HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${lines.map((l) => `${l}\r\n`).join('')}\r\n`;
+      const upgrade = (lines: string[]) =>
+        `GET /hubs/notification HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${lines.map((l) => `${l}\r\n`).join('')}\r\n`;
       expect((await raw(port, upgrade([]))).split('\r\n')[0]).toBe('HTTP/1.1 418 Reached');
       const answer = parse(await raw(port, upgrade(smallHeaders(2500))));
       expect(answer.status).toBe(431);

@@ -37,10 +37,13 @@ const MAX_HEADER_LINES = Math.floor(MAX_REQUEST_HEAD_BYTES / 4) + 1;
  * rest silently.
  * Whitespace around a value, which Node discards before anyone sees it, is not counted.
  */
-export function requestHeadBytes(request: Pick<IncomingMessage, 'method' | 'url' | 'httpVersion' | 'rawHeaders'>): number {
+export function requestHeadBytes(
+  request: Pick<IncomingMessage, 'method' | 'url' | 'httpVersion' | 'rawHeaders'>,
+): number {
   const raw = request.rawHeaders;
   // Two spaces, "HTTP/", CRLF; then per header ": " and CRLF; then the empty line.
-  let bytes = (request.method?.length ?? 0) + (request.url?.length ?? 0) + request.httpVersion.length + 9 + raw.length * 2 + 2;
+  let bytes =
+    (request.method?.length ?? 0) + (request.url?.length ?? 0) + request.httpVersion.length + 9 + raw.length * 2 + 2;
   for (let i = 0; i < raw.length; i++) bytes += raw[i]!.length;
   return bytes;
 }
@@ -88,7 +91,14 @@ export function answerClientError(culture: Culture, clock: Clock) {
  * split (answered like Node's own 431, and the connection closed), hub upgrades included.
  */
 export function serveApp(
-  options: { fetch: FetchHandler; config: Pick<AppConfig, 'App' | 'Localization'>; clock: Clock; port: number; hostname: string; upgrade?: UpgradeHandler },
+  options: {
+    fetch: FetchHandler;
+    config: Pick<AppConfig, 'App' | 'Localization'>;
+    clock: Clock;
+    port: number;
+    hostname: string;
+    upgrade?: UpgradeHandler;
+  },
   onListen?: (address: AddressInfo) => void,
 ): ServerType {
   const { config, clock } = options;
@@ -98,11 +108,17 @@ export function serveApp(
     const incoming = (env as HttpBindings).incoming;
     if (!isHeadTooLarge(incoming)) return app(request, env);
     const { body, traceId } = refusal(431, culture, clock);
-    return new Response(body, { status: 431, headers: { 'content-type': 'application/json; charset=utf-8', 'x-trace-id': traceId, connection: 'close' } });
+    return new Response(body, {
+      status: 431,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'x-trace-id': traceId, connection: 'close' },
+    });
   };
   // Node's own count is set to the same figure: it counts a part of the same bytes, so whatever
   // it refuses is over the limit too (and a command-line --max-http-header-size changes nothing).
-  const server = serve({ fetch, port: options.port, hostname: options.hostname, serverOptions: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES } }, onListen);
+  const server = serve(
+    { fetch, port: options.port, hostname: options.hostname, serverOptions: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES } },
+    onListen,
+  );
   (server as Server).maxHeadersCount = MAX_HEADER_LINES;
   server.on('clientError', answerClientError(culture, clock));
   // WebSocket upgrades (the hubs); without a handler Node closes such a connection.

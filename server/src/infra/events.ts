@@ -19,7 +19,10 @@ export function createEventBus<M extends object>(logger: Logger): EventBus<M> {
       handlers.set(type, list);
       return () => {
         const current = handlers.get(type) ?? [];
-        handlers.set(type, current.filter((h) => h !== handler));
+        handlers.set(
+          type,
+          current.filter((h) => h !== handler),
+        );
       };
     },
     async publish(type, payload) {

@@ -17,7 +17,9 @@ describe('argon2 hash threads', () => {
     pool = createHashWorkers(2);
     const stored = await pool.hash('Thread#Passw0rd', ARGON2_OPTIONS);
     expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    const checks = ['Thread#Passw0rd', 'wrong', 'Thread#Passw0rd', 'thread#passw0rd', 'Thread#Passw0rd'].map((p) => pool!.verify(stored, p));
+    const checks = ['Thread#Passw0rd', 'wrong', 'Thread#Passw0rd', 'thread#passw0rd', 'Thread#Passw0rd'].map((p) =>
+      pool!.verify(stored, p),
+    );
     expect(await Promise.all(checks)).toEqual([true, false, true, false, true]);
   });
 
@@ -25,10 +27,12 @@ describe('argon2 hash threads', () => {
     pool = createHashWorkers(2);
     const stored = await pool.hash('Order#Passw0rd', ARGON2_OPTIONS);
     const finished: number[] = [];
-    const jobs = Array.from({ length: 7 }, (_, i) => pool!.verify(stored, i % 3 ? 'Order#Passw0rd' : 'no').then((ok) => {
-      finished.push(i);
-      return ok;
-    }));
+    const jobs = Array.from({ length: 7 }, (_, i) =>
+      pool!.verify(stored, i % 3 ? 'Order#Passw0rd' : 'no').then((ok) => {
+        finished.push(i);
+        return ok;
+      }),
+    );
     expect(pool.load()).toEqual({ active: 2, waiting: 5, limit: 2 });
     let peak = 0;
     const watch = setInterval(() => (peak = Math.max(peak, pool!.load().active)), 1);
@@ -65,7 +69,12 @@ describe('argon2 hash threads', () => {
     // The real program, except that hashing the password "die" ends the thread.
     const { readFileSync } = await import('node:fs');
     const source = readFileSync(new URL('./hash-workers.ts', import.meta.url), 'utf8');
-    const program = /const WORKER_SOURCE = `([\s\S]*?)`;/.exec(source)![1]!.replace("parentPort.on('message', (job) => {", "parentPort.on('message', (job) => { if (job.password === 'die') process.exit(3);");
+    const program = /const WORKER_SOURCE = `([\s\S]*?)`;/
+      .exec(source)![1]!
+      .replace(
+        "parentPort.on('message', (job) => {",
+        "parentPort.on('message', (job) => { if (job.password === 'die') process.exit(3);",
+      );
     pool = createHashWorkers(1, program);
     const dying = pool.hash('die', ARGON2_OPTIONS);
     const held = pool.hash('survivor', ARGON2_OPTIONS);
@@ -76,7 +85,11 @@ describe('argon2 hash threads', () => {
   it('drain finishes the jobs it holds, then refuses new ones', async () => {
     pool = createHashWorkers(1);
     const stored = await pool.hash('Drain#Passw0rd', ARGON2_OPTIONS);
-    const held = [pool.verify(stored, 'Drain#Passw0rd'), pool.verify(stored, 'x'), pool.verify(stored, 'Drain#Passw0rd')];
+    const held = [
+      pool.verify(stored, 'Drain#Passw0rd'),
+      pool.verify(stored, 'x'),
+      pool.verify(stored, 'Drain#Passw0rd'),
+    ];
     const drained = [pool.drain(), pool.drain()];
     await expect(pool.verify(stored, 'Drain#Passw0rd')).rejects.toThrow('hash threads closed');
     expect(await Promise.all(held)).toEqual([true, false, true]);
@@ -96,10 +109,13 @@ describe('argon2 hash threads', () => {
       // Nothing else keeps this script's event loop alive: without the reference it would end
       // (exit code 13, unsettled top-level await) before the hash came back; with a reference
       // kept while idle it would never end.
-      writeFileSync(script, `import { createHashWorkers } from ${JSON.stringify(module)};
+      writeFileSync(
+        script,
+        `import { createHashWorkers } from ${JSON.stringify(module)};
 const pool = createHashWorkers(1);
 const stored = await pool.hash('Alive#Passw0rd', { memoryCost: 19456, timeCost: 2, parallelism: 1 });
-console.log(stored.slice(0, 9), await pool.verify(stored, 'Alive#Passw0rd'));\n`);
+console.log(stored.slice(0, 9), await pool.verify(stored, 'Alive#Passw0rd'));\n`,
+      );
       const started = Date.now();
       const out = execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 20_000 });
       expect(out.trim()).toBe('$argon2id true');

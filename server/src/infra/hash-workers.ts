@@ -69,7 +69,8 @@ export interface HashWorkers {
 
 /** `program` replaces the thread's source (tests: a thread that dies). */
 export function createHashWorkers(threads: number, program = WORKER_SOURCE): HashWorkers {
-  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`hash threads must be a positive integer, got ${threads}`);
+  if (!Number.isInteger(threads) || threads < 1)
+    throw new RangeError(`hash threads must be a positive integer, got ${threads}`);
   const binding = createRequire(import.meta.url).resolve('@node-rs/argon2');
   const slots: Slot[] = Array.from({ length: threads }, () => ({ jobs: [] }));
   const queue: Pending[] = [];
@@ -163,7 +164,8 @@ export function createHashWorkers(threads: number, program = WORKER_SOURCE): Has
     drain: () => {
       closing = true;
       drainDone ??= (async () => {
-        if (queue.length > 0 || slots.some((s) => s.jobs.length > 0)) await new Promise<void>((resolve) => (drained = resolve));
+        if (queue.length > 0 || slots.some((s) => s.jobs.length > 0))
+          await new Promise<void>((resolve) => (drained = resolve));
         await stop();
       })();
       return drainDone;

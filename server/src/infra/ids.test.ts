@@ -47,7 +47,7 @@ describe('id generator', () => {
     const ascending = ids.filter((id, i) => i > 0 && id > ids[i - 1]!).length;
     expect(ascending).toBeGreaterThan(350);
     expect(ascending).toBeLessThan(650);
-    const smallGaps = ids.filter((id, i) => i > 0 && (id - ids[i - 1]! < 1000n && ids[i - 1]! - id < 1000n)).length;
+    const smallGaps = ids.filter((id, i) => i > 0 && id - ids[i - 1]! < 1000n && ids[i - 1]! - id < 1000n).length;
     expect(smallGaps).toBe(0);
     expect(ids.every((id) => id > 0n)).toBe(true);
   });

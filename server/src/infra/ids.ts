@@ -78,7 +78,8 @@ export interface IdGenerator {
  */
 export function createIdGenerator(options: { nodeId: number; key: string; nowMs?: () => number }): IdGenerator {
   const { nodeId, key } = options;
-  if (!Number.isInteger(nodeId) || nodeId < 0 || nodeId > MAX_NODE_ID) throw new Error(`nodeId must be 0..${MAX_NODE_ID}`);
+  if (!Number.isInteger(nodeId) || nodeId < 0 || nodeId > MAX_NODE_ID)
+    throw new Error(`nodeId must be 0..${MAX_NODE_ID}`);
   roundKeys(key);
   const now = options.nowMs ?? Date.now;
   let lastMs = -1;
@@ -98,7 +99,8 @@ export function createIdGenerator(options: { nodeId: number; key: string; nowMs?
       lastMs = ms;
       sequence = 0;
     }
-    const snowflake = (BigInt(lastMs) << (NODE_BITS + SEQUENCE_BITS)) | (BigInt(nodeId) << SEQUENCE_BITS) | BigInt(sequence);
+    const snowflake =
+      (BigInt(lastMs) << (NODE_BITS + SEQUENCE_BITS)) | (BigInt(nodeId) << SEQUENCE_BITS) | BigInt(sequence);
     const id = permute(snowflake, key);
     return id === 0n ? next() : id;
   };

@@ -21,7 +21,8 @@ export type LogSink = (line: string) => void;
 const ORDER: Record<LogLevel | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /** Field names whose values are never written. */
-const SENSITIVE = /pass(word)?|pwd|secret|token|authorization|cookie|captcha|code$|^code|otp|ticket|signature|nonce|api[-_]?key|access[-_]?key|private/i;
+const SENSITIVE =
+  /pass(word)?|pwd|secret|token|authorization|cookie|captcha|code$|^code|otp|ticket|signature|nonce|api[-_]?key|access[-_]?key|private/i;
 const SENSITIVE_QUERY = /([?&](?:access_token|token|code|ticket|password|refresh_token|bindTicket|state)=)[^&#]*/gi;
 export const REDACTED = '[redacted]';
 
@@ -42,7 +43,17 @@ export function redact(value: unknown, depth = 0): unknown {
 }
 
 /** Where a driver error (postgres.js, PGlite) says what went wrong, without the row's values. */
-const DB_FIELDS = ['code', 'severity', 'constraint_name', 'constraint', 'table_name', 'table', 'column_name', 'column', 'routine'] as const;
+const DB_FIELDS = [
+  'code',
+  'severity',
+  'constraint_name',
+  'constraint',
+  'table_name',
+  'table',
+  'column_name',
+  'column',
+  'routine',
+] as const;
 
 /**
  * An error with its cause chain. A failed query's message carries its parameters (password
@@ -52,15 +63,23 @@ const DB_FIELDS = ['code', 'severity', 'constraint_name', 'constraint', 'table_n
 function redactError(error: Error, depth: number): Record<string, unknown> {
   if (depth > 6) return { name: error.name };
   const params = error.message.indexOf('\nparams: ');
-  const message = error.message.startsWith('Failed query: ') && params >= 0 ? error.message.slice(0, params) : error.message;
-  const out: Record<string, unknown> = { name: error.name, message, stack: error.stack?.replace(error.message, message) };
+  const message =
+    error.message.startsWith('Failed query: ') && params >= 0 ? error.message.slice(0, params) : error.message;
+  const out: Record<string, unknown> = {
+    name: error.name,
+    message,
+    stack: error.stack?.replace(error.message, message),
+  };
   const fields = error as unknown as Record<string, unknown>;
   for (const key of DB_FIELDS) if (typeof fields[key] === 'string') out[key] = fields[key];
-  if (error.cause !== undefined) out.cause = error.cause instanceof Error ? redactError(error.cause, depth + 1) : redact(error.cause, depth + 1);
+  if (error.cause !== undefined)
+    out.cause = error.cause instanceof Error ? redactError(error.cause, depth + 1) : redact(error.cause, depth + 1);
   return out;
 }
 
-export function createLogger(options: { level?: LogLevel | 'silent'; sink?: LogSink; now?: () => Date; fields?: LogFields } = {}): Logger {
+export function createLogger(
+  options: { level?: LogLevel | 'silent'; sink?: LogSink; now?: () => Date; fields?: LogFields } = {},
+): Logger {
   const threshold = ORDER[options.level ?? 'info'];
   const sink = options.sink ?? ((line) => process.stdout.write(`${line}\n`));
   const now = options.now ?? (() => new Date());

@@ -16,7 +16,8 @@ const PASSWORD = 'Correct horse 1!';
 const PYTHON = {
   scrypt: '$scrypt$ln=14,r=8,p=1$cG9ydGN1bGxpcy1zYWx0LTE$2UulqYQ/hds5XmY2TmKhUbCr8M0RTPATZj6bvHgSr1s',
   kratosPbkdf2: '$pbkdf2-sha256$i=100000,l=32$cG9ydGN1bGxpcy1zYWx0LTE$9rUoN44WVw2MKeYxq/MYAoVkKGXkiTHds2pMw5GLQFQ',
-  passlibPbkdf2: '$pbkdf2-sha512$25000$cG9ydGN1bGxpcy1zYWx0LTE$YUDzh2KagHUYAsYwYwMHw7OnBlNbs2wL8v2aRey6iPZTgBx.N51r.bcRJju/nS15pHmCkxJRUNyUdbdIRRulMQ',
+  passlibPbkdf2:
+    '$pbkdf2-sha512$25000$cG9ydGN1bGxpcy1zYWx0LTE$YUDzh2KagHUYAsYwYwMHw7OnBlNbs2wL8v2aRey6iPZTgBx.N51r.bcRJju/nS15pHmCkxJRUNyUdbdIRRulMQ',
 };
 
 describe('imported password hashes', () => {

@@ -14,7 +14,10 @@ import { MAX_PBKDF2_ITERATIONS, type Pbkdf2Digest, type Pbkdf2Params } from './p
  *
  * argon2i and argon2id PHC strings are ours already (password.ts verifies them).
  */
-export type ImportedHash = { kind: 'bcrypt'; stored: string } | { kind: 'scrypt'; n: number; r: number; p: number; salt: Buffer; hash: Buffer } | ({ kind: 'pbkdf2' } & Pbkdf2Params);
+export type ImportedHash =
+  | { kind: 'bcrypt'; stored: string }
+  | { kind: 'scrypt'; n: number; r: number; p: number; salt: Buffer; hash: Buffer }
+  | ({ kind: 'pbkdf2' } & Pbkdf2Params);
 
 const MAX_STORED_LENGTH = 1024;
 /** scrypt's memory is 128 * N * r bytes: refuse a planted N or r that would take gigabytes. */
@@ -37,7 +40,12 @@ function parameters(text: string): Map<string, string> {
   return new Map(text.split(',').map((pair) => pair.split('=') as [string, string]));
 }
 
-const PBKDF2_DIGESTS: Record<string, Pbkdf2Digest> = { 'pbkdf2': 'sha1', 'pbkdf2-sha1': 'sha1', 'pbkdf2-sha256': 'sha256', 'pbkdf2-sha512': 'sha512' };
+const PBKDF2_DIGESTS: Record<string, Pbkdf2Digest> = {
+  pbkdf2: 'sha1',
+  'pbkdf2-sha1': 'sha1',
+  'pbkdf2-sha256': 'sha256',
+  'pbkdf2-sha512': 'sha512',
+};
 
 /** The imported format the stored string is in, or null when it is none of them (or malformed). */
 export function parseImportedHash(stored: string): ImportedHash | null {
@@ -55,7 +63,17 @@ export function parseImportedHash(stored: string): ImportedHash | null {
     const ln = Number(p.get('ln'));
     const r = Number(p.get('r') ?? 8);
     const parallel = Number(p.get('p') ?? 1);
-    if (!Number.isInteger(ln) || ln < 1 || ln > 24 || !Number.isInteger(r) || r < 1 || !Number.isInteger(parallel) || parallel < 1 || parallel > 16) return null;
+    if (
+      !Number.isInteger(ln) ||
+      ln < 1 ||
+      ln > 24 ||
+      !Number.isInteger(r) ||
+      r < 1 ||
+      !Number.isInteger(parallel) ||
+      parallel < 1 ||
+      parallel > 16
+    )
+      return null;
     const n = 2 ** ln;
     if (128 * n * r > MAX_SCRYPT_MEMORY) return null;
     return { kind: 'scrypt', n, r, p: parallel, salt, hash };
@@ -64,7 +82,13 @@ export function parseImportedHash(stored: string): ImportedHash | null {
   if (digest) {
     const iterations = /^\d+$/.test(params) ? Number(params) : Number(parameters(params).get('i'));
     const length = /^\d+$/.test(params) ? hash.length : Number(parameters(params).get('l') ?? hash.length);
-    if (!Number.isSafeInteger(iterations) || iterations < 1 || iterations > MAX_PBKDF2_ITERATIONS || length !== hash.length) return null;
+    if (
+      !Number.isSafeInteger(iterations) ||
+      iterations < 1 ||
+      iterations > MAX_PBKDF2_ITERATIONS ||
+      length !== hash.length
+    )
+      return null;
     return { kind: 'pbkdf2', digest, iterations, salt, hash };
   }
   return null;
@@ -73,9 +97,15 @@ export function parseImportedHash(stored: string): ImportedHash | null {
 /** Verifies off the event loop (bcrypt on the binding's threads, scrypt on libuv's pool), in constant time. */
 export function verifyScrypt(params: Extract<ImportedHash, { kind: 'scrypt' }>, password: string): Promise<boolean> {
   return new Promise((resolve) => {
-    scrypt(password, params.salt, params.hash.length, { N: params.n, r: params.r, p: params.p, maxmem: MAX_SCRYPT_MEMORY + 1024 * 1024 }, (error, derived) => {
-      resolve(!error && derived.length === params.hash.length && timingSafeEqual(derived, params.hash));
-    });
+    scrypt(
+      password,
+      params.salt,
+      params.hash.length,
+      { N: params.n, r: params.r, p: params.p, maxmem: MAX_SCRYPT_MEMORY + 1024 * 1024 },
+      (error, derived) => {
+        resolve(!error && derived.length === params.hash.length && timingSafeEqual(derived, params.hash));
+      },
+    );
   });
 }
 

@@ -6,7 +6,13 @@ import { ARGON2_OPTIONS, createPasswordHasher } from './password.js';
 import { decodeStrictBase64, MAX_PBKDF2_ITERATIONS, parseIdentityHash, parseOriginalHash } from './password-legacy.js';
 
 /** What the original's PasswordHasher.HashPassword writes (the original service). */
-function originalHash(password: string, iterations = 600_000, algorithm = 'SHA256', saltBytes = 32, hashBytes = 32): string {
+function originalHash(
+  password: string,
+  iterations = 600_000,
+  algorithm = 'SHA256',
+  saltBytes = 32,
+  hashBytes = 32,
+): string {
   const digest = algorithm.toLowerCase();
   const salt = randomBytes(saltBytes);
   const key = pbkdf2Sync(Buffer.from(password, 'utf8'), salt, iterations, hashBytes, digest);

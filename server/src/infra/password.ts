@@ -130,11 +130,16 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
         return { ok: true, needsRehash: argon2NeedsRehash(stored) };
       }
       const legacy = parseLegacyHash(stored);
-      if (legacy) return (await gate.run(() => verifyPbkdf2(legacy, password))) ? { ok: true, needsRehash: true } : MISMATCH;
+      if (legacy)
+        return (await gate.run(() => verifyPbkdf2(legacy, password))) ? { ok: true, needsRehash: true } : MISMATCH;
       const imported = parseImportedHash(stored);
       if (!imported) return MISMATCH;
       const check =
-        imported.kind === 'bcrypt' ? () => verifyBcrypt(imported.stored, password) : imported.kind === 'scrypt' ? () => verifyScrypt(imported, password) : () => verifyPbkdf2(imported, password);
+        imported.kind === 'bcrypt'
+          ? () => verifyBcrypt(imported.stored, password)
+          : imported.kind === 'scrypt'
+            ? () => verifyScrypt(imported, password)
+            : () => verifyPbkdf2(imported, password);
       return (await gate.run(check)) ? { ok: true, needsRehash: true } : MISMATCH;
     },
     async verifyAgainstDummy(password) {

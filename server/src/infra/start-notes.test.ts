@@ -25,7 +25,10 @@ describe('start notes', () => {
     expect(embedded.warnings).toHaveLength(2);
     expect(embedded.warnings[0]).toMatch(/embedded database/);
     expect(embedded.warnings[1]).toMatch(/in-process stores/);
-    const real = startNotes(loadConfig({}, { ...production, Database: { Url: 'postgres://db/x' }, Redis: { Url: 'redis://r:6379' } }), 'http://0.0.0.0:8080');
+    const real = startNotes(
+      loadConfig({}, { ...production, Database: { Url: 'postgres://db/x' }, Redis: { Url: 'redis://r:6379' } }),
+      'http://0.0.0.0:8080',
+    );
     expect(real).toEqual({ warnings: [] });
   });
 

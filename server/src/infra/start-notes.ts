@@ -8,8 +8,14 @@ import type { AppConfig } from '../config/schema.js';
 export function startNotes(config: AppConfig, address: string): { banner?: string; warnings: string[] } {
   const warnings: string[] = [];
   if (config.App.Env === 'production') {
-    if (!config.Database.Url) warnings.push('production is running on the embedded database (PGlite): one process, no replication, backups by copying the data directory while stopped. Set DATABASE_URL to a PostgreSQL server.');
-    if (!config.Redis.Url) warnings.push('production is running with in-process stores: limits, one-use codes, nonces and session revocations are not shared, so a second node would let them through. Set REDIS_URL.');
+    if (!config.Database.Url)
+      warnings.push(
+        'production is running on the embedded database (PGlite): one process, no replication, backups by copying the data directory while stopped. Set DATABASE_URL to a PostgreSQL server.',
+      );
+    if (!config.Redis.Url)
+      warnings.push(
+        'production is running with in-process stores: limits, one-use codes, nonces and session revocations are not shared, so a second node would let them through. Set REDIS_URL.',
+      );
     return { warnings };
   }
   if (config.App.Env !== 'development') return { warnings };
@@ -19,7 +25,9 @@ export function startNotes(config: AppConfig, address: string): { banner?: strin
     `  Portcullis is ready at ${base}`,
     `  Seed administrator: ${config.Saas.Seed.AdminEmail} / ${config.Saas.Seed.AdminPassword}`,
     '  (a default password: the first login must change it; if you already did, use yours)',
-    config.Saas.Auth.CaptchaEnabled ? '  Password login asks for a captcha; for curl, start with Saas__Auth__CaptchaEnabled=false (README).' : '',
+    config.Saas.Auth.CaptchaEnabled
+      ? '  Password login asks for a captcha; for curl, start with Saas__Auth__CaptchaEnabled=false (README).'
+      : '',
     '  First command:',
     `    curl -sS ${base}/api/Auth/Login -H 'Content-Type: application/json' \\`,
     `      -d '{"username":"${config.Saas.Seed.AdminEmail}","password":"<password>"}'`,

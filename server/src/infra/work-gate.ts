@@ -15,7 +15,8 @@ export interface WorkGate {
 }
 
 export function createWorkGate(limit: number): WorkGate {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`work gate limit must be a positive integer, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`work gate limit must be a positive integer, got ${limit}`);
   let active = 0;
   const queue: Array<() => void> = [];
 

@@ -22,9 +22,18 @@ export function escapeLike(text: string): string {
  */
 export function textMatch(spec: StringFieldSpec, mode: KeywordMatchModeName, text: string): SQL {
   const escaped = escapeLike(text);
-  const pattern = mode === 'Contains' ? `%${escaped}%` : mode === 'StartsWith' ? `${escaped}%` : mode === 'EndsWith' ? `%${escaped}` : escaped;
+  const pattern =
+    mode === 'Contains'
+      ? `%${escaped}%`
+      : mode === 'StartsWith'
+        ? `${escaped}%`
+        : mode === 'EndsWith'
+          ? `%${escaped}`
+          : escaped;
   // Lowering in SQL as well keeps both sides under the database's own case rules.
-  return spec.foldCase === false ? sql`${spec.column} like ${pattern}` : sql`lower(${spec.column}) like lower(${pattern})`;
+  return spec.foldCase === false
+    ? sql`${spec.column} like ${pattern}`
+    : sql`lower(${spec.column}) like lower(${pattern})`;
 }
 
 /** The keyword: any of the fields matches. No field to search means no row can match. */
@@ -40,7 +49,12 @@ type Valid = Extract<Coerced, { ok: true }>;
  * empty Contains text, NotIn of nothing). Values that do not fit the field are added to `issues`
  * with their path in the request body.
  */
-export function filterCondition(spec: PagedFieldSpec, filter: QueryFilter, index: number, issues: QueryIssue[]): SQL | undefined {
+export function filterCondition(
+  spec: PagedFieldSpec,
+  filter: QueryFilter,
+  index: number,
+  issues: QueryIssue[],
+): SQL | undefined {
   const col = spec.column;
   const at = ['conditions', 'filters', index];
   const one = (): Valid | undefined => {
@@ -58,7 +72,11 @@ export function filterCondition(spec: PagedFieldSpec, filter: QueryFilter, index
     });
     return out.length === (filter.values ?? []).length ? out : undefined;
   };
-  const list = (items: Valid[]) => sql.join(items.map((c) => c.param), sql`, `);
+  const list = (items: Valid[]) =>
+    sql.join(
+      items.map((c) => c.param),
+      sql`, `,
+    );
 
   switch (filter.operator) {
     case 'IsNull':

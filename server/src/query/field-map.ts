@@ -36,8 +36,10 @@ export function buildFieldMap(fields: Readonly<Record<string, PagedFieldSpec>>):
   for (const [name, spec] of Object.entries(fields)) {
     if (!NAME.test(name)) throw new Error(`definePagedList: field name "${name}" must be letters, digits and _`);
     const key = name.toLowerCase();
-    if (map.has(key)) throw new Error(`definePagedList: fields "${map.get(key)!.name}" and "${name}" differ only by case`);
-    if (spec.keyword && spec.type !== 'string') throw new Error(`definePagedList: keyword field "${name}" must be a string field`);
+    if (map.has(key))
+      throw new Error(`definePagedList: fields "${map.get(key)!.name}" and "${name}" differ only by case`);
+    if (spec.keyword && spec.type !== 'string')
+      throw new Error(`definePagedList: keyword field "${name}" must be a string field`);
     map.set(key, Object.freeze({ name, spec: { ...spec, column: operand(spec.column) }, source: spec.column }));
   }
   if (map.size === 0) throw new Error('definePagedList: a list needs at least one field');

@@ -45,7 +45,13 @@ export type PagedFieldSpec = PagedFieldFlags & { column: PagedFieldSource } & (
 /** The type names of fields. */
 export type PagedFieldType = PagedFieldSpec['type'];
 
-const ORDERED: ReadonlySet<QueryOperatorName> = new Set(['GreaterThan', 'GreaterThanOrEqual', 'LessThan', 'LessThanOrEqual', 'Between']);
+const ORDERED: ReadonlySet<QueryOperatorName> = new Set([
+  'GreaterThan',
+  'GreaterThanOrEqual',
+  'LessThan',
+  'LessThanOrEqual',
+  'Between',
+]);
 
 /**
  * Whether an operator means something for a field type. Text matching is for strings only;
@@ -66,7 +72,12 @@ const INTEGER = /^[-+]?\d{1,16}$/;
 const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d{1,3})?$/;
 const ID = /^\d{1,19}$/;
 const MAX_INT64 = 9223372036854775807n;
-const BOOLEANS: ReadonlyMap<string, boolean> = new Map([['true', true], ['false', false], ['1', true], ['0', false]]);
+const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['false', false],
+  ['1', true],
+  ['0', false],
+]);
 
 // One parser per enum definition: defineEnum builds a new schema on each call.
 const enumParsers = new WeakMap<EnumDefinition<string>, ReturnType<EnumDefinition<string>['schema']>>();
@@ -97,20 +108,34 @@ export function coerceValue(spec: PagedFieldSpec, raw: QueryScalar, path: QueryI
   switch (spec.type) {
     case 'string': {
       if (typeof raw === 'string') return { ok: true, param: sql`${raw}`, text: raw };
-      if (typeof raw === 'number' && Number.isFinite(raw)) return { ok: true, param: sql`${String(raw)}`, text: String(raw) };
+      if (typeof raw === 'number' && Number.isFinite(raw))
+        return { ok: true, param: sql`${String(raw)}`, text: String(raw) };
       return fail(path, 'queryInvalidText');
     }
     case 'integer': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && INTEGER.test(raw.trim()) ? Number(raw.trim()) : NaN;
-      return Number.isSafeInteger(n) ? { ok: true, param: sql`${String(n)}::bigint` } : fail(path, 'queryInvalidInteger');
+      const n =
+        typeof raw === 'number' ? raw : typeof raw === 'string' && INTEGER.test(raw.trim()) ? Number(raw.trim()) : NaN;
+      return Number.isSafeInteger(n)
+        ? { ok: true, param: sql`${String(n)}::bigint` }
+        : fail(path, 'queryInvalidInteger');
     }
     case 'number': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw.trim()) : NaN;
+      const n =
+        typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw.trim()) : NaN;
       return Number.isFinite(n) ? { ok: true, param: sql`${String(n)}::numeric` } : fail(path, 'queryInvalidNumber');
     }
     case 'id': {
-      const text = typeof raw === 'number' ? (Number.isSafeInteger(raw) && raw >= 0 ? String(raw) : '') : typeof raw === 'string' ? raw.trim() : '';
-      return ID.test(text) && BigInt(text) <= MAX_INT64 ? { ok: true, param: sql`${text}::bigint` } : fail(path, 'invalidId');
+      const text =
+        typeof raw === 'number'
+          ? Number.isSafeInteger(raw) && raw >= 0
+            ? String(raw)
+            : ''
+          : typeof raw === 'string'
+            ? raw.trim()
+            : '';
+      return ID.test(text) && BigInt(text) <= MAX_INT64
+        ? { ok: true, param: sql`${text}::bigint` }
+        : fail(path, 'invalidId');
     }
     case 'boolean': {
       const b = typeof raw === 'boolean' ? raw : BOOLEANS.get(String(raw).trim().toLowerCase());
@@ -124,7 +149,9 @@ export function coerceValue(spec: PagedFieldSpec, raw: QueryScalar, path: QueryI
       const def = spec.enum;
       const parsed = raw === null || typeof raw === 'boolean' ? undefined : enumParser(def).safeParse(raw);
       if (!parsed?.success) return fail(path, 'invalidEnum', { allowed: def.names.join(', ') });
-      return spec.stored === 'number' ? { ok: true, param: sql`${String(def.valueOf(parsed.data))}::bigint` } : { ok: true, param: sql`${parsed.data}` };
+      return spec.stored === 'number'
+        ? { ok: true, param: sql`${String(def.valueOf(parsed.data))}::bigint` }
+        : { ok: true, param: sql`${parsed.data}` };
     }
   }
 }

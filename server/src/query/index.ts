@@ -5,7 +5,15 @@
 export { PAGED_LIMITS, clampPage, pagedRequest, pagedRequestSchema } from './paged-request.js';
 export type { PagedRequest, QueryFilter, QueryKeyword, QueryScalar, QuerySort } from './paged-request.js';
 export { definePagedList } from './paged-list.js';
-export type { ExtendDatas, PagedList, PagedListDefinition, PagedPlan, PagedResult, PagedRunOptions, PagedScope } from './paged-list.js';
+export type {
+  ExtendDatas,
+  PagedList,
+  PagedListDefinition,
+  PagedPlan,
+  PagedResult,
+  PagedRunOptions,
+  PagedScope,
+} from './paged-list.js';
 export type { PagedFieldFlags, PagedFieldSource, PagedFieldSpec, PagedFieldType } from './field-types.js';
 export type { DefaultSortKey } from './sorting.js';
 export { pageInfo, type PageInfo } from './page-info.js';

@@ -75,7 +75,11 @@ export function sortDirectionSchema(): z.ZodType<SortDirectionName, string | num
   const schema = z.union([z.string(), z.number()]).transform((v, ctx): SortDirectionName => {
     const hit = DIRECTIONS.get(String(v).trim().toLowerCase());
     if (hit) return hit;
-    ctx.addIssue({ code: 'custom', message: 'enum', params: { i18n: 'invalidEnum', allowed: 'Ascending, Descending' } });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'enum',
+      params: { i18n: 'invalidEnum', allowed: 'Ascending, Descending' },
+    });
     return z.NEVER;
   });
   docOverrides.set(schema, {

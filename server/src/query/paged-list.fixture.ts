@@ -97,7 +97,10 @@ const SPECIAL: Seed[] = [
 ];
 
 /** The fixture: 40 live users in `tenantId`, a deleted one there, and look-alikes in `otherTenantId`. */
-export async function seedUsers(db: Database, ids: IdGenerator): Promise<{ tenantId: bigint; otherTenantId: bigint; rows: FixtureUser[] }> {
+export async function seedUsers(
+  db: Database,
+  ids: IdGenerator,
+): Promise<{ tenantId: bigint; otherTenantId: bigint; rows: FixtureUser[] }> {
   const tenantId = ids.next();
   const otherTenantId = ids.next();
   await db.insert(tenants).values([
@@ -119,10 +122,15 @@ export async function seedUsers(db: Database, ids: IdGenerator): Promise<{ tenan
     isDeleted,
     ...p,
   });
-  const rows = [...Array.from({ length: 30 }, (_, i) => make(regular(i), tenantId, i)), ...SPECIAL.map((p, i) => make(p, tenantId, i))];
+  const rows = [
+    ...Array.from({ length: 30 }, (_, i) => make(regular(i), tenantId, i)),
+    ...SPECIAL.map((p, i) => make(p, tenantId, i)),
+  ];
   const hidden = [
     make({ userName: 'deleted_alice', nickName: 'Ally', email: 'deleted@example.com', gender: 2 }, tenantId, 50, true),
-    ...['Alice', 'member00', 'outsider', "o'brien"].map((userName, i) => make({ userName, nickName: 'Ally', email: `${i}@other.test`, gender: 2 }, otherTenantId, 60 + i)),
+    ...['Alice', 'member00', 'outsider', "o'brien"].map((userName, i) =>
+      make({ userName, nickName: 'Ally', email: `${i}@other.test`, gender: 2 }, otherTenantId, 60 + i),
+    ),
   ];
   await db.insert(users).values([...rows, ...hidden]);
   return { tenantId, otherTenantId, rows };
@@ -135,7 +143,10 @@ export function baseOf(tenantId: bigint) {
 
 /** The columns the tests read back. */
 export const selectUsers = (q: Executor) =>
-  q.select({ id: users.id, userName: users.userName, tenantId: users.tenantId, isDeleted: users.isDeleted }).from(users).$dynamic();
+  q
+    .select({ id: users.id, userName: users.userName, tenantId: users.tenantId, isDeleted: users.isDeleted })
+    .from(users)
+    .$dynamic();
 
 /** Parses a body as the router would, then runs the list. */
 export async function runUsers(
@@ -145,5 +156,10 @@ export async function runUsers(
   permissions: readonly string[] = [],
 ): Promise<PagedResult<{ id: bigint; userName: string; tenantId: bigint; isDeleted: boolean }>> {
   const request = pagedRequestSchema.parse(body);
-  return userList.run(db, { request, base: baseOf(tenantId), can: (p) => permissions.includes(p), select: selectUsers });
+  return userList.run(db, {
+    request,
+    base: baseOf(tenantId),
+    can: (p) => permissions.includes(p),
+    select: selectUsers,
+  });
 }

@@ -112,15 +112,20 @@ function assertBare(select: PgSelect): void {
  * });
  * ```
  */
-export function definePagedList<const M extends Record<string, PagedFieldSpec>>(definition: PagedListDefinition<M>): PagedList<FieldName<M>> {
+export function definePagedList<const M extends Record<string, PagedFieldSpec>>(
+  definition: PagedListDefinition<M>,
+): PagedList<FieldName<M>> {
   const map = buildFieldMap(definition.fields);
   for (const d of definition.defaultSort) {
-    if (!map.has(d.field.toLowerCase())) throw new Error(`definePagedList: default sort field "${d.field}" is not declared`);
+    if (!map.has(d.field.toLowerCase()))
+      throw new Error(`definePagedList: default sort field "${d.field}" is not declared`);
   }
-  const keywordNames = definition.defaultKeywordFields ?? [...map.values()].filter((f) => f.spec.keyword).map((f) => f.name);
+  const keywordNames =
+    definition.defaultKeywordFields ?? [...map.values()].filter((f) => f.spec.keyword).map((f) => f.name);
   const defaultKeyword = keywordNames.map((name) => {
     const field = map.get(name.toLowerCase());
-    if (!field?.spec.keyword) throw new Error(`definePagedList: default keyword field "${name}" must be a declared keyword field`);
+    if (!field?.spec.keyword)
+      throw new Error(`definePagedList: default keyword field "${name}" must be a declared keyword field`);
     return field;
   });
 
@@ -140,9 +145,17 @@ export function definePagedList<const M extends Record<string, PagedFieldSpec>>(
 
     const keyword = request.conditions.keyword;
     if (keyword) {
-      const asked = new Set(keyword.fields.map((name) => usableField(map, name, 'keyword', can)).filter((f) => f !== undefined));
+      const asked = new Set(
+        keyword.fields.map((name) => usableField(map, name, 'keyword', can)).filter((f) => f !== undefined),
+      );
       const fields = asked.size ? [...asked] : defaultKeyword.filter((f) => isUsable(f.spec, 'keyword', can));
-      conditions.push(keywordCondition(fields.map((f) => f.spec as StringFieldSpec), keyword.matchMode, keyword.value));
+      conditions.push(
+        keywordCondition(
+          fields.map((f) => f.spec as StringFieldSpec),
+          keyword.matchMode,
+          keyword.value,
+        ),
+      );
     }
 
     // Every part in its own parentheses: Drizzle's and() pastes raw SQL parts in as written, so
@@ -153,14 +166,21 @@ export function definePagedList<const M extends Record<string, PagedFieldSpec>>(
     return { where, orderBy, limit: pageSize, offset: (pageIndex - 1) * pageSize, pageIndex, pageSize };
   }
 
-  async function run<S extends PgSelect>(executor: Executor, options: PagedRunOptions<S>): Promise<PagedResult<Awaited<S>[number]>> {
+  async function run<S extends PgSelect>(
+    executor: Executor,
+    options: PagedRunOptions<S>,
+  ): Promise<PagedResult<Awaited<S>[number]>> {
     const p = plan(options.request, options);
     const pageQuery = options.select(executor);
     const countSource = options.select(executor);
     assertBare(pageQuery);
     assertBare(countSource);
     const [rows, totals] = await Promise.all([
-      pageQuery.where(p.where).orderBy(...p.orderBy).limit(p.limit).offset(p.offset),
+      pageQuery
+        .where(p.where)
+        .orderBy(...p.orderBy)
+        .limit(p.limit)
+        .offset(p.offset),
       // Drizzle parenthesises an embedded select itself.
       executor.select({ total: count() }).from(sql`${countSource.where(p.where)} as paged_rows`),
     ]);

@@ -79,8 +79,10 @@ const filterSchema = z
   })
   .superRefine((f, ctx) => {
     // Which value an operator reads does not depend on the field: checked here, at the boundary.
-    if (SINGLE_VALUE_OPERATORS.has(f.operator) && (f.value === undefined || f.value === null)) customIssue(ctx, 'value', 'queryValueRequired');
-    if (f.operator === 'Between' && (f.values?.length !== 2 || f.values.some((v) => v === null))) customIssue(ctx, 'values', 'queryBetweenValues');
+    if (SINGLE_VALUE_OPERATORS.has(f.operator) && (f.value === undefined || f.value === null))
+      customIssue(ctx, 'value', 'queryValueRequired');
+    if (f.operator === 'Between' && (f.values?.length !== 2 || f.values.some((v) => v === null)))
+      customIssue(ctx, 'values', 'queryBetweenValues');
     else if (LIST_OPERATORS.has(f.operator) && !f.values) customIssue(ctx, 'values', 'queryValuesRequired');
   })
   .transform((f): QueryFilter => {
@@ -96,7 +98,13 @@ const sortSchema = z
     direction: sortDirectionSchema().nullish(),
     priority: zInt('clamped').nullish(),
   })
-  .transform((s): QuerySort => ({ field: s.field, direction: s.direction ?? 'Ascending', ...(s.priority == null ? {} : { priority: s.priority }) }));
+  .transform(
+    (s): QuerySort => ({
+      field: s.field,
+      direction: s.direction ?? 'Ascending',
+      ...(s.priority == null ? {} : { priority: s.priority }),
+    }),
+  );
 
 const keywordSchema = z
   .object({
@@ -118,12 +126,20 @@ const conditionsSchema = z
     sorts: z.array(sortSchema).max(PAGED_LIMITS.maxSorts).nullish(),
   })
   .nullish()
-  .transform((c): PagedRequest['conditions'] => ({ keyword: c?.keyword ?? null, filters: c?.filters ?? [], sorts: c?.sorts ?? [] }));
+  .transform((c): PagedRequest['conditions'] => ({
+    keyword: c?.keyword ?? null,
+    filters: c?.filters ?? [],
+    sorts: c?.sorts ?? [],
+  }));
 
 /** SPEC page rules: index below 1 becomes 1; size below 1 becomes 20, above 500 becomes 500. */
-export function clampPage(pageIndex: number | null | undefined, pageSize: number | null | undefined): PagedRequest['page'] {
+export function clampPage(
+  pageIndex: number | null | undefined,
+  pageSize: number | null | undefined,
+): PagedRequest['page'] {
   const index = pageIndex == null || pageIndex < 1 ? 1 : Math.min(pageIndex, PAGED_LIMITS.maxPageIndex);
-  const size = pageSize == null || pageSize < 1 ? PAGED_LIMITS.defaultPageSize : Math.min(pageSize, PAGED_LIMITS.maxPageSize);
+  const size =
+    pageSize == null || pageSize < 1 ? PAGED_LIMITS.defaultPageSize : Math.min(pageSize, PAGED_LIMITS.maxPageSize);
   return { pageIndex: index, pageSize: size };
 }
 
@@ -150,7 +166,8 @@ export const pagedRequestSchema = z.object(shape);
  */
 export function pagedRequest<T extends z.ZodRawShape>(extra: T) {
   for (const key of Object.keys(extra)) {
-    if (key in shape) throw new Error(`pagedRequest: "${key}" is part of the paged query request and cannot be redefined`);
+    if (key in shape)
+      throw new Error(`pagedRequest: "${key}" is part of the paged query request and cannot be redefined`);
   }
   return pagedRequestSchema.extend(extra);
 }

@@ -29,5 +29,9 @@ export function queryValidationError(issues: readonly QueryIssue[]): TRPCError {
   }));
   // ZodRealError, not ZodError: only the former is an Error, and tRPC keeps an Error cause as is
   // (anything else it copies field by field, losing the non-enumerable `issues`).
-  return new TRPCError({ code: 'BAD_REQUEST', message: 'Paged query validation failed', cause: new z.ZodRealError(zodIssues) });
+  return new TRPCError({
+    code: 'BAD_REQUEST',
+    message: 'Paged query validation failed',
+    cause: new z.ZodRealError(zodIssues),
+  });
 }

@@ -40,7 +40,8 @@ export function orderByOf(
     chosen.push({ field, direction: sort.direction });
   }
   if (chosen.length === 0) {
-    for (const d of defaultSort) chosen.push({ field: map.get(d.field.toLowerCase())!, direction: d.direction ?? 'Ascending' });
+    for (const d of defaultSort)
+      chosen.push({ field: map.get(d.field.toLowerCase())!, direction: d.direction ?? 'Ascending' });
   }
   const keys = chosen.map((c) => key(c.field.spec.column, c.direction));
   if (!chosen.some((c) => c.field.source === tieBreaker)) keys.push(asc(operand(tieBreaker)));

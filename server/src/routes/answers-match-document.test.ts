@@ -36,9 +36,10 @@ function validatorFor(path: string, method: string, status: number): ValidateFun
   const responses = document.paths[path]?.[method]?.responses as Json | undefined;
   const response = responses?.[String(status)] as Json | undefined;
   if (!response) return undefined;
-  const at = typeof response.$ref === 'string'
-    ? `${response.$ref}/${pointer('content', 'application/json', 'schema')}`
-    : `#/${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`;
+  const at =
+    typeof response.$ref === 'string'
+      ? `${response.$ref}/${pointer('content', 'application/json', 'schema')}`
+      : `#/${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`;
   const validate = ajv.compile({ $ref: `openapi.json${at}` });
   validators.set(key, validate);
   return validate;
@@ -73,12 +74,21 @@ const entryOf = (path: string): RouteEntry => {
 
 async function call(api: AdminApi, path: string, input: Record<string, unknown> = {}): Promise<Call> {
   const entry = entryOf(path);
-  const answer = entry.method === 'GET' ? await api.get(path, input) : entry.method === 'DELETE' ? await api.del(path, input) : entry.method === 'PUT' ? await api.put(path, input) : await api.post(path, input);
+  const answer =
+    entry.method === 'GET'
+      ? await api.get(path, input)
+      : entry.method === 'DELETE'
+        ? await api.del(path, input)
+        : entry.method === 'PUT'
+          ? await api.put(path, input)
+          : await api.post(path, input);
   return check(entry, answer);
 }
 
 /** Query routes, plus the paged ones that are POSTs: the ones a sweep may call without side effects. */
-const readRoutes = table.filter((e) => (e.type === 'query' || /Query\/\w+Page$/.test(e.path)) && !e.path.toLowerCase().startsWith('/api/openapi/'));
+const readRoutes = table.filter(
+  (e) => (e.type === 'query' || /Query\/\w+Page$/.test(e.path)) && !e.path.toLowerCase().startsWith('/api/openapi/'),
+);
 
 let server: TestServer;
 beforeAll(async () => {
@@ -100,14 +110,32 @@ describe('answers match the OpenAPI document', () => {
     const roleId = await grantScopedRole(deps, admin.id, tenantId, codes);
     const plain = await member(deps, tenantId, { email: null });
 
-    const login = check(entryOf('/api/Auth/Login'), await server.json('/api/Auth/Login', { method: 'POST', json: { username: admin.email, password: admin.password } }));
+    const login = check(
+      entryOf('/api/Auth/Login'),
+      await server.json('/api/Auth/Login', {
+        method: 'POST',
+        json: { username: admin.email, password: admin.password },
+      }),
+    );
     expect(login.status).toBe(200);
-    const wrong = check(entryOf('/api/Auth/Login'), await server.json('/api/Auth/Login', { method: 'POST', json: { username: admin.email, password: 'not-the-password' } }));
+    const wrong = check(
+      entryOf('/api/Auth/Login'),
+      await server.json('/api/Auth/Login', {
+        method: 'POST',
+        json: { username: admin.email, password: 'not-the-password' },
+      }),
+    );
     expect(wrong.status).toBeGreaterThanOrEqual(400);
     check(entryOf('/api/Auth/Login'), await server.json('/api/Auth/Login', { method: 'POST', json: { username: 42 } }));
 
     const token = login.body.data.token as { accessToken: string; refreshToken: string };
-    const refreshed = check(entryOf('/api/Auth/RefreshToken'), await server.json('/api/Auth/RefreshToken', { method: 'POST', json: { accessToken: token.accessToken, refreshToken: token.refreshToken } }));
+    const refreshed = check(
+      entryOf('/api/Auth/RefreshToken'),
+      await server.json('/api/Auth/RefreshToken', {
+        method: 'POST',
+        json: { accessToken: token.accessToken, refreshToken: token.refreshToken },
+      }),
+    );
     expect(refreshed.status).toBe(200);
     const api = adminApi(server, refreshed.body.data.accessToken ?? refreshed.body.data.token?.accessToken);
 
@@ -133,9 +161,19 @@ describe('answers match the OpenAPI document', () => {
       tenantAnswers.set(entry.path, answer.status);
     }
     for (const path of [
-      '/api/Auth/UserInfo', '/api/Auth/Permissions', '/api/Profile/Sessions', '/api/UserQuery/UserPage', '/api/UserQuery/UserDetail',
-      '/api/RoleQuery/RolePage', '/api/DepartmentQuery/DepartmentTree', '/api/DepartmentQuery/DepartmentPage', '/api/MenuQuery/MenuTree',
-      '/api/MenuQuery/MenuPage', '/api/LoginLogQuery/LoginLogPage', '/api/PositionQuery/PositionPage', '/api/TenantMemberQuery/TenantMemberPage',
+      '/api/Auth/UserInfo',
+      '/api/Auth/Permissions',
+      '/api/Profile/Sessions',
+      '/api/UserQuery/UserPage',
+      '/api/UserQuery/UserDetail',
+      '/api/RoleQuery/RolePage',
+      '/api/DepartmentQuery/DepartmentTree',
+      '/api/DepartmentQuery/DepartmentPage',
+      '/api/MenuQuery/MenuTree',
+      '/api/MenuQuery/MenuPage',
+      '/api/LoginLogQuery/LoginLogPage',
+      '/api/PositionQuery/PositionPage',
+      '/api/TenantMemberQuery/TenantMemberPage',
     ]) {
       expect(tenantAnswers.get(path), path).toBe(200);
     }
@@ -143,7 +181,8 @@ describe('answers match the OpenAPI document', () => {
     // The platform administrator (no tenant) sees the platform's lists: tenants, editions, menus.
     const root = await createSuperAdmin(deps);
     const rootApi = adminApi(server, (await loginAs(server, root)).accessToken);
-    for (const entry of readRoutes) await call(rootApi, entry.path, entry.path === '/api/TenantQuery/TenantDetail' ? { id: tenantId } : {});
+    for (const entry of readRoutes)
+      await call(rootApi, entry.path, entry.path === '/api/TenantQuery/TenantDetail' ? { id: tenantId } : {});
     expect((await call(rootApi, '/api/TenantQuery/TenantPage')).status).toBe(200);
 
     // Input errors are documented envelopes too.

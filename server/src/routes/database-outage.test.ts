@@ -28,7 +28,8 @@ let token: string;
 beforeAll(async () => {
   pg = await acquireTestPostgres();
   const target = new URL(pg.url);
-  if (!target.hostname || target.searchParams.has('host')) throw new Error(`the test PostgreSQL must be reachable over TCP to be proxied: ${target.host}`);
+  if (!target.hostname || target.searchParams.has('host'))
+    throw new Error(`the test PostgreSQL must be reachable over TCP to be proxied: ${target.host}`);
   proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   const proxied = new URL(pg.url);
   proxied.hostname = '127.0.0.1';
@@ -54,8 +55,14 @@ afterAll(async () => {
 
 const en = { 'X-Language': 'en-US' };
 const sessions = () => server.request('/api/Profile/Sessions', { headers: { ...bearer(token), ...en } });
-const trpcSessions = () => server.request('/trpc/ProfileAppService.GetSessionsAsync', { headers: { ...bearer(token), ...en } });
-const login = () => server.request('/api/Auth/Login', { method: 'POST', headers: { 'content-type': 'application/json', ...en }, body: JSON.stringify({ username: user.email, password: user.password }) });
+const trpcSessions = () =>
+  server.request('/trpc/ProfileAppService.GetSessionsAsync', { headers: { ...bearer(token), ...en } });
+const login = () =>
+  server.request('/api/Auth/Login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...en },
+    body: JSON.stringify({ username: user.email, password: user.password }),
+  });
 
 const UNAVAILABLE = `The database is unavailable at the moment; try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds`;
 // What must never reach a client: the driver's codes and text, the address, a stack.
@@ -67,14 +74,19 @@ async function expectUnavailable(res: Response, shape: 'rest' | 'trpc') {
   expect(res.status, text).toBe(503);
   expect(res.headers.get('retry-after')).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
   const body = JSON.parse(text) as { code?: number; error?: { data: { envelope: unknown } } };
-  const envelope = (shape === 'trpc' ? body.error?.data.envelope : body) as { code: number; isSuccess: boolean; traceId: string; data: string };
+  const envelope = (shape === 'trpc' ? body.error?.data.envelope : body) as {
+    code: number;
+    isSuccess: boolean;
+    traceId: string;
+    data: string;
+  };
   expect(envelope).toMatchObject({ code: 13000, isSuccess: false, traceId: res.headers.get('x-trace-id') });
   expect(envelope.traceId).toMatch(/\S/);
   expect(envelope.data).toBe(`${UNAVAILABLE} (trace id ${envelope.traceId}).`);
   expect(text).not.toMatch(INTERNAL);
 }
 
-describe('a dedicated session (the node number\'s lock) whose connection dropped', () => {
+describe("a dedicated session (the node number's lock) whose connection dropped", () => {
   it('refuses queries (its locks are gone) and releases at once; nothing throws out of the driver', async () => {
     const proxied = new URL(pg.url);
     proxied.hostname = '127.0.0.1';

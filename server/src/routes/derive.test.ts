@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { deriveController, deriveRoute, type HttpMethod, type MethodRouteOptions } from './derive.js';
 
-type Row = [service: string, method: string, expected: `${HttpMethod} ${string}`, opts?: MethodRouteOptions & { route?: string }];
+type Row = [
+  service: string,
+  method: string,
+  expected: `${HttpMethod} ${string}`,
+  opts?: MethodRouteOptions & { route?: string },
+];
 
 const table: Row[] = [
   // Every example the contract gives.
@@ -26,7 +31,12 @@ const table: Row[] = [
   ['ProfileAppService', 'RotateApiCredentialSecretAsync', 'POST /api/Profile/RotateApiCredentialSecret'],
   ['ProfileAppService', 'UpdateApiCredentialStatusAsync', 'PUT /api/Profile/ApiCredentialStatus'],
   ['ProfileAppService', 'DeleteApiCredentialAsync', 'DELETE /api/Profile/ApiCredential'],
-  ['ProfileAppService', 'DeleteAccountAsync', 'POST /api/Profile/DeleteAccount', { method: 'POST', action: 'DeleteAccount' }],
+  [
+    'ProfileAppService',
+    'DeleteAccountAsync',
+    'POST /api/Profile/DeleteAccount',
+    { method: 'POST', action: 'DeleteAccount' },
+  ],
   ['ProfileAppService', 'DeleteAccountAsync', 'DELETE /api/Profile/Account'],
   // Every verb of the prefix table.
   ['ThingAppService', 'RetrieveThingAsync', 'GET /api/Thing/Thing'],

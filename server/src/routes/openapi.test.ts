@@ -5,8 +5,12 @@ import { buildRouteTable } from './table.js';
 
 type Json = Record<string, any>;
 
-const document = buildOpenApiDocument(buildRouteTable(appRouter, serviceRoutes), { title: 'Portcullis', version: 'test' }) as Json;
-const bodyOf = (path: string, method = 'post'): Json => document.paths[path][method].requestBody.content['application/json'].schema;
+const document = buildOpenApiDocument(buildRouteTable(appRouter, serviceRoutes), {
+  title: 'Portcullis',
+  version: 'test',
+}) as Json;
+const bodyOf = (path: string, method = 'post'): Json =>
+  document.paths[path][method].requestBody.content['application/json'].schema;
 
 function patterns(node: unknown, found: string[] = []): string[] {
   if (Array.isArray(node)) for (const item of node) patterns(item, found);
@@ -21,7 +25,11 @@ function patterns(node: unknown, found: string[] = []): string[] {
 
 describe('OpenAPI input schemas', () => {
   it('describe a normalized string by what its check accepts: e-mail format, enum choices', () => {
-    expect(bodyOf('/api/Auth/EmailLoginCode').properties.email).toMatchObject({ type: 'string', maxLength: 254, format: 'email' });
+    expect(bodyOf('/api/Auth/EmailLoginCode').properties.email).toMatchObject({
+      type: 'string',
+      maxLength: 254,
+      format: 'email',
+    });
     const method = bodyOf('/api/Auth/Login').properties.twoFactorMethod;
     expect(method.anyOf[0]).toMatchObject({ type: 'string', enum: ['totp', 'email', 'phone', 'recovery'] });
   });
@@ -41,7 +49,8 @@ describe('OpenAPI input schemas', () => {
 });
 
 describe('OpenAPI output and security', () => {
-  const dataOf = (path: string, method = 'post'): Json => document.paths[path][method].responses['200'].content['application/json'].schema.allOf[1].properties.data;
+  const dataOf = (path: string, method = 'post'): Json =>
+    document.paths[path][method].responses['200'].content['application/json'].schema.allOf[1].properties.data;
 
   it('types the LoginToken dates as the plain `YYYY-MM-DD HH:mm:ss` text they are written as', () => {
     const issuedAt = dataOf('/api/Auth/RefreshToken').properties.issuedAt;
@@ -61,14 +70,19 @@ describe('OpenAPI output and security', () => {
 });
 
 describe('OpenAPI document structure', () => {
-  const dataOf = (path: string, method: string): Json => document.paths[path][method].responses['200'].content['application/json'].schema.allOf[1].properties.data;
+  const dataOf = (path: string, method: string): Json =>
+    document.paths[path][method].responses['200'].content['application/json'].schema.allOf[1].properties.data;
   const text = JSON.stringify(document);
 
   it('keeps recursive schemas in components/schemas, referred to from there', () => {
     expect(text).not.toContain('$defs');
-    expect(dataOf('/api/DepartmentQuery/DepartmentTree', 'get').items).toEqual({ $ref: '#/components/schemas/DepartmentTreeNode' });
+    expect(dataOf('/api/DepartmentQuery/DepartmentTree', 'get').items).toEqual({
+      $ref: '#/components/schemas/DepartmentTreeNode',
+    });
     expect(dataOf('/api/MenuQuery/MenuTree', 'get').items).toEqual({ $ref: '#/components/schemas/MenuTreeNode' });
-    expect(document.components.schemas.DepartmentTreeNode.properties.children.items).toEqual({ $ref: '#/components/schemas/DepartmentTreeNode' });
+    expect(document.components.schemas.DepartmentTreeNode.properties.children.items).toEqual({
+      $ref: '#/components/schemas/DepartmentTreeNode',
+    });
     expect(document.components.schemas.PermissionMenuNode).toBeDefined();
     const refs = text.match(/"\$ref":"[^"]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(100);

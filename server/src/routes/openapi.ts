@@ -42,7 +42,13 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
         inheritConstraints(ctx.zodSchema as unknown as z.ZodType, ctx.jsonSchema as Json);
         return;
       }
-      const replacement = custom ?? (type === 'date' ? { type: 'string', format: 'date-time' } : type === 'bigint' ? { type: 'string', pattern: '^-?\\d+$' } : undefined);
+      const replacement =
+        custom ??
+        (type === 'date'
+          ? { type: 'string', format: 'date-time' }
+          : type === 'bigint'
+            ? { type: 'string', pattern: '^-?\\d+$' }
+            : undefined);
       if (!replacement) return;
       const description = (ctx.jsonSchema as Json).description;
       for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
@@ -100,14 +106,18 @@ function hoistDefinitions(schema: Json, components: Record<string, Json>, fallba
   for (const [key, def] of Object.entries(defs)) {
     let name = key.startsWith('__schema') ? `${fallbackName}${n++ ? n : ''}` : key;
     const text = JSON.stringify(def);
-    for (let i = 2; components[name] && JSON.stringify(components[name]) !== text; i++) name = `${name.replace(/_\d+$/, '')}_${i}`;
+    for (let i = 2; components[name] && JSON.stringify(components[name]) !== text; i++)
+      name = `${name.replace(/_\d+$/, '')}_${i}`;
     names.set(`#/$defs/${key}`, `#/components/schemas/${name}`);
   }
   const rewrite = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (!node || typeof node !== 'object') return node;
     return Object.fromEntries(
-      Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && names.has(v) ? names.get(v) : rewrite(v)]),
+      Object.entries(node).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string' && names.has(v) ? names.get(v) : rewrite(v),
+      ]),
     );
   };
   for (const [key, def] of Object.entries(defs)) {
@@ -154,7 +164,8 @@ function operation(entry: RouteEntry, components: Record<string, Json>): Json {
   }
   if (anonymous) notes.push('Anonymous.');
   if (entry.meta.allowWhileLocked) notes.push('Allowed while the session is locked.');
-  if (entry.meta.allowOutsideTenant) notes.push("Allowed after the session's tenant stopped being available to the user.");
+  if (entry.meta.allowOutsideTenant)
+    notes.push("Allowed after the session's tenant stopped being available to the user.");
   if (notes.length) op.description = notes.join('\n\n');
 
   if (entry.input) {
@@ -177,7 +188,9 @@ function operation(entry: RouteEntry, components: Record<string, Json>): Json {
   }
   op.parameters = parameters;
 
-  const data = entry.output ? hoistDefinitions(jsonSchema(entry.output, 'output'), components, `${entry.procedure}Output`) : undefined;
+  const data = entry.output
+    ? hoistDefinitions(jsonSchema(entry.output, 'output'), components, `${entry.procedure}Output`)
+    : undefined;
   const success = String(entry.meta.successCode ?? 200);
   const responses: Json = {
     [success]: {
@@ -222,7 +235,13 @@ export function buildOpenApiDocument(table: RouteEntry[], info: OpenApiInfo): Js
         type: 'object',
         properties: {
           isSuccess: { const: false },
-          data: { anyOf: [{ type: 'string' }, { type: 'array', items: { $ref: '#/components/schemas/FieldError' } }, { type: 'object' }] },
+          data: {
+            anyOf: [
+              { type: 'string' },
+              { type: 'array', items: { $ref: '#/components/schemas/FieldError' } },
+              { type: 'object' },
+            ],
+          },
         },
       },
     ],
@@ -270,20 +289,68 @@ export function buildOpenApiDocument(table: RouteEntry[], info: OpenApiInfo): Js
         ]),
       ),
       parameters: {
-        XLanguage: { name: 'X-Language', in: 'header', required: false, schema: { type: 'string', enum: ['zh-CN', 'zh-TW', 'en-US', 'ja-JP', 'ko-KR', 'de-DE', 'hi-IN'] }, description: 'Culture of messages; an unlisted one falls back to the default (zh-CN)' },
-        XTimezone: { name: 'X-Timezone', in: 'header', required: false, schema: { type: 'string', examples: ['Asia/Shanghai'] }, description: 'IANA zone for date-times in the output' },
-        XTraceId: { name: 'X-Trace-Id', in: 'header', required: false, schema: { type: 'string' }, description: 'Inbound trace id; echoed back' },
+        XLanguage: {
+          name: 'X-Language',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', enum: ['zh-CN', 'zh-TW', 'en-US', 'ja-JP', 'ko-KR', 'de-DE', 'hi-IN'] },
+          description: 'Culture of messages; an unlisted one falls back to the default (zh-CN)',
+        },
+        XTimezone: {
+          name: 'X-Timezone',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', examples: ['Asia/Shanghai'] },
+          description: 'IANA zone for date-times in the output',
+        },
+        XTraceId: {
+          name: 'X-Trace-Id',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: 'Inbound trace id; echoed back',
+        },
       },
       headers: {
         XTraceId: { schema: { type: 'string' }, description: 'The trace id of this request' },
       },
       securitySchemes: {
-        Bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from /api/Auth/Login; also accepted as ?access_token= on /hubs' },
-        SignedAccessKey: { type: 'apiKey', in: 'header', name: 'X-Access-Key', description: 'Signed calls: the AppKey (ak_...)' },
-        SignedTimestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Signed calls: Unix seconds' },
-        SignedNonce: { type: 'apiKey', in: 'header', name: 'X-Nonce', description: 'Signed calls: one-time random string' },
-        SignedSignature: { type: 'apiKey', in: 'header', name: 'X-Signature', description: 'Signed calls: HMAC of METHOD\\nPATH\\nQUERY\\nCONTENTSIGN\\nTIMESTAMP\\nNONCE, hex or Base64' },
-        SignedContent: { type: 'apiKey', in: 'header', name: 'X-Content-Sign', description: 'Signed calls: lowercase hex SHA-256 of the raw body' },
+        Bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Access token from /api/Auth/Login; also accepted as ?access_token= on /hubs',
+        },
+        SignedAccessKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Access-Key',
+          description: 'Signed calls: the AppKey (ak_...)',
+        },
+        SignedTimestamp: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Timestamp',
+          description: 'Signed calls: Unix seconds',
+        },
+        SignedNonce: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Nonce',
+          description: 'Signed calls: one-time random string',
+        },
+        SignedSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Signature',
+          description: 'Signed calls: HMAC of METHOD\\nPATH\\nQUERY\\nCONTENTSIGN\\nTIMESTAMP\\nNONCE, hex or Base64',
+        },
+        SignedContent: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Content-Sign',
+          description: 'Signed calls: lowercase hex SHA-256 of the raw body',
+        },
       },
     },
   };

@@ -33,20 +33,29 @@ describe('envelope', () => {
   });
 
   it('answers 201 with the creation code where the operation says so', async () => {
-    const { status, body } = await server.json('/api/Echo/Thing', { method: 'POST', json: { name: 'a', size: 1, color: 'Red' } });
+    const { status, body } = await server.json('/api/Echo/Thing', {
+      method: 'POST',
+      json: { name: 'a', size: 1, color: 'Red' },
+    });
     expect(status).toBe(201);
     expect(body).toMatchObject({ code: 201, isSuccess: true });
   });
 
   it('answers a business error with the code text in message and the detail in data', async () => {
-    const { status, body } = await server.json('/api/Echo/Conflict', { method: 'POST', headers: { 'X-Language': 'en-US' } });
+    const { status, body } = await server.json('/api/Echo/Conflict', {
+      method: 'POST',
+      headers: { 'X-Language': 'en-US' },
+    });
     expect(status).toBe(409);
     expect(body).toMatchObject({ code: 409, message: 'Conflict', isSuccess: false });
     expect(typeof body.data).toBe('string');
   });
 
   it('hides internals of an unexpected error, returns the trace id and logs the stack', async () => {
-    const { status, body, headers } = await server.json('/api/Echo/Fail', { method: 'POST', headers: { 'X-Trace-Id': 'trace-500-test' } });
+    const { status, body, headers } = await server.json('/api/Echo/Fail', {
+      method: 'POST',
+      headers: { 'X-Trace-Id': 'trace-500-test' },
+    });
     expect(status).toBe(500);
     expect(body.code).toBe(500);
     expect(body.traceId).toBe('trace-500-test');
@@ -67,7 +76,11 @@ describe('trace id', () => {
   });
 
   it('is on 404, 405 and health responses too', async () => {
-    for (const [path, method] of [['/nowhere', 'GET'], ['/api/Echo/Echo', 'PUT'], ['/health', 'GET']] as const) {
+    for (const [path, method] of [
+      ['/nowhere', 'GET'],
+      ['/api/Echo/Echo', 'PUT'],
+      ['/health', 'GET'],
+    ] as const) {
       const res = await server.request(path, { method, headers: { 'X-Trace-Id': 'every-response' } });
       expect(res.headers.get('x-trace-id')).toBe('every-response');
       expect(((await res.json()) as any).traceId).toBe('every-response');
@@ -77,7 +90,8 @@ describe('trace id', () => {
 
 describe('languages', () => {
   it('localizes message by X-Language and falls back silently to zh-CN', async () => {
-    const msg = async (headers: Record<string, string>) => (await server.json('/api/Echo/Echo?id=1', { headers })).body.message;
+    const msg = async (headers: Record<string, string>) =>
+      (await server.json('/api/Echo/Echo?id=1', { headers })).body.message;
     expect(await msg({ 'X-Language': 'en-US' })).toBe('Success');
     expect(await msg({ 'X-Language': 'ja-JP' })).toBe('成功しました');
     expect(await msg({ 'X-Language': 'de-de' })).toBe('Erfolgreich');
@@ -87,7 +101,11 @@ describe('languages', () => {
   });
 
   it('localizes validation detail too', async () => {
-    const { body } = await server.json('/api/Echo/Thing', { method: 'POST', json: { name: 5, size: 1, color: 'Red' }, headers: { 'X-Language': 'de-DE' } });
+    const { body } = await server.json('/api/Echo/Thing', {
+      method: 'POST',
+      json: { name: 5, size: 1, color: 'Red' },
+      headers: { 'X-Language': 'de-DE' },
+    });
     expect(body.data[0].field).toBe('name');
     expect(body.data[0].message).toMatch(/Eingabe|erwartet/);
   });
@@ -115,9 +133,16 @@ describe('64-bit ids and enums', () => {
     const { body } = await server.json('/api/Echo/Echo?id=9223372036854775807');
     expect(body.data.id).toBe('9223372036854775807');
     expect(body.data.big).toBe('9007199254740993');
-    const created = await server.json('/api/Echo/Thing', { method: 'POST', body: '{"name":"n","size":9007199254740993,"color":2}', headers: { 'content-type': 'application/json' } });
+    const created = await server.json('/api/Echo/Thing', {
+      method: 'POST',
+      body: '{"name":"n","size":9007199254740993,"color":2}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(created.body.data.size).toBe('9007199254740993');
-    const asText = await server.json('/api/Echo/Thing', { method: 'POST', json: { name: 'n', size: '123', color: 'Blue' } });
+    const asText = await server.json('/api/Echo/Thing', {
+      method: 'POST',
+      json: { name: 'n', size: '123', color: 'Blue' },
+    });
     expect(asText.body.data.size).toBe('123');
   });
 
@@ -140,7 +165,11 @@ describe('64-bit ids and enums', () => {
 
   it('answers an unknown enum value with a clear 400, never a 500', async () => {
     for (const color of ['Purple', 3, null, {}]) {
-      const { status, body } = await server.json('/api/Echo/Thing', { method: 'POST', json: { name: 'n', size: 1, color }, headers: { 'X-Language': 'en-US' } });
+      const { status, body } = await server.json('/api/Echo/Thing', {
+        method: 'POST',
+        json: { name: 'n', size: 1, color },
+        headers: { 'X-Language': 'en-US' },
+      });
       expect(status).toBe(400);
       expect(body.isSuccess).toBe(false);
       expect(body.data.find((d: any) => d.field === 'color')).toBeDefined();
@@ -177,7 +206,11 @@ describe('binding', () => {
   });
 
   it('ignores a body on a call that takes none', async () => {
-    const { status } = await server.json('/api/Echo/Ping', { method: 'POST', body: 'not json', headers: { 'content-type': 'text/plain' } });
+    const { status } = await server.json('/api/Echo/Ping', {
+      method: 'POST',
+      body: 'not json',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(status).toBe(200);
   });
 });
@@ -199,15 +232,27 @@ describe('refusals', () => {
   });
 
   it('answers 400 for malformed JSON and invalid UTF-8', async () => {
-    const bad = await server.json('/api/Echo/Thing', { method: 'POST', body: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const bad = await server.json('/api/Echo/Thing', {
+      method: 'POST',
+      body: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe(400);
-    const bytes = await server.json('/api/Echo/Thing', { method: 'POST', body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: { 'content-type': 'application/json' } });
+    const bytes = await server.json('/api/Echo/Thing', {
+      method: 'POST',
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bytes.status).toBe(400);
   });
 
   it('answers 400 with per-field detail for missing fields, wrong types and a missing body', async () => {
-    const missing = await server.json('/api/Echo/Thing', { method: 'POST', json: { size: 1 }, headers: { 'X-Language': 'en-US' } });
+    const missing = await server.json('/api/Echo/Thing', {
+      method: 'POST',
+      json: { size: 1 },
+      headers: { 'X-Language': 'en-US' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.data.map((d: any) => d.field).sort()).toEqual(['color', 'name']);
     expect(missing.body.message).toContain('name');
@@ -219,7 +264,11 @@ describe('refusals', () => {
 
   it('answers 413 for a body over the limit, declared or streamed', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(5000), size: 1, color: 1 });
-    const declared = await server.json('/api/Echo/Thing', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
+    const declared = await server.json('/api/Echo/Thing', {
+      method: 'POST',
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(declared.status).toBe(413);
     expect(declared.body.code).toBe(413);
     const stream = new ReadableStream({
@@ -228,7 +277,12 @@ describe('refusals', () => {
         controller.close();
       },
     });
-    const chunked = await server.request('/api/Echo/Thing', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
+    const chunked = await server.request('/api/Echo/Thing', {
+      method: 'POST',
+      body: stream,
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
     expect(chunked.status).toBe(413);
   });
 
@@ -241,7 +295,12 @@ describe('refusals', () => {
         controller.enqueue(chunk);
       },
     });
-    const res = await server.request('/api/Echo/Thing', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
+    const res = await server.request('/api/Echo/Thing', {
+      method: 'POST',
+      body: stream,
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(((await res.json()) as any).code).toBe(413);
     // The server is still fine for the next request.
@@ -250,26 +309,46 @@ describe('refusals', () => {
 
   it('answers 415 for a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', '']) {
-      const { status, body } = await server.json('/api/Echo/Thing', { method: 'POST', body: 'name=a', headers: type ? { 'content-type': type } : {} });
+      const { status, body } = await server.json('/api/Echo/Thing', {
+        method: 'POST',
+        body: 'name=a',
+        headers: type ? { 'content-type': type } : {},
+      });
       expect(status, type).toBe(415);
       expect(body.code).toBe(415);
     }
-    const vendor = await server.json('/api/Echo/Thing', { method: 'POST', body: '{"name":"a","size":1,"color":1}', headers: { 'content-type': 'application/vnd.api+json; charset=utf-8' } });
+    const vendor = await server.json('/api/Echo/Thing', {
+      method: 'POST',
+      body: '{"name":"a","size":1,"color":1}',
+      headers: { 'content-type': 'application/vnd.api+json; charset=utf-8' },
+    });
     expect(vendor.status).toBe(201);
   });
 });
 
 describe('/trpc', () => {
   it('serves the same procedures with the same serialization', async () => {
-    const res = await server.request(`/trpc/EchoAppService.GetEchoAsync?input=${encodeURIComponent(JSON.stringify({ id: '7', color: 2 }))}`, { headers: { 'X-Timezone': 'Asia/Shanghai' } });
+    const res = await server.request(
+      `/trpc/EchoAppService.GetEchoAsync?input=${encodeURIComponent(JSON.stringify({ id: '7', color: 2 }))}`,
+      { headers: { 'X-Timezone': 'Asia/Shanghai' } },
+    );
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
-    expect(body.result.data).toMatchObject({ id: '7', color: 'Green', big: '9007199254740993', when: '2026-01-15T16:30:00+08:00' });
+    expect(body.result.data).toMatchObject({
+      id: '7',
+      color: 'Green',
+      big: '9007199254740993',
+      when: '2026-01-15T16:30:00+08:00',
+    });
     expect(body.result.data).not.toHaveProperty('nothing');
   });
 
   it('answers validation and business errors with the envelope and the right status', async () => {
-    const bad = await server.request('/trpc/EchoAppService.CreateThingAsync', { method: 'POST', body: JSON.stringify({ size: 1 }), headers: { 'content-type': 'application/json' } });
+    const bad = await server.request('/trpc/EchoAppService.CreateThingAsync', {
+      method: 'POST',
+      body: JSON.stringify({ size: 1 }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     const badBody = (await bad.json()) as any;
     expect(badBody.error.data.envelope).toMatchObject({ code: 400, isSuccess: false });
@@ -279,7 +358,11 @@ describe('/trpc', () => {
   });
 
   it('never leaks a stack, even for refusals before a context exists', async () => {
-    const res = await server.request('/trpc/EchoAppService.PingAsync', { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } });
+    const res = await server.request('/trpc/EchoAppService.PingAsync', {
+      method: 'POST',
+      body: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
     const text = await res.text();
     expect(text).not.toMatch(/stack|node_modules|\.ts:/);
     expect(JSON.parse(text).error.data.envelope.isSuccess).toBe(false);
@@ -298,17 +381,29 @@ describe('/trpc', () => {
   });
 
   it('answers a batch with mixed outcomes 207, and a batch that failed alike with that status', async () => {
-    const mixed = await server.request('/trpc/EchoAppService.PingAsync,EchoAppService.ConflictAsync?batch=1', { method: 'POST', body: JSON.stringify({}), headers: { 'content-type': 'application/json' } });
+    const mixed = await server.request('/trpc/EchoAppService.PingAsync,EchoAppService.ConflictAsync?batch=1', {
+      method: 'POST',
+      body: JSON.stringify({}),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(mixed.status).toBe(207);
     const results = (await mixed.json()) as any[];
     expect(results[0].result.data).toEqual({ pong: true });
     expect(results[1].error.data.httpStatus).toBe(409);
-    const failed = await server.request('/trpc/EchoAppService.ConflictAsync,EchoAppService.ConflictAsync?batch=1', { method: 'POST', body: JSON.stringify({}), headers: { 'content-type': 'application/json' } });
+    const failed = await server.request('/trpc/EchoAppService.ConflictAsync,EchoAppService.ConflictAsync?batch=1', {
+      method: 'POST',
+      body: JSON.stringify({}),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(failed.status).toBe(409);
   });
 
   it('applies the body limit', async () => {
-    const res = await server.request('/trpc/EchoAppService.CreateThingAsync', { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(5000) }), headers: { 'content-type': 'application/json' } });
+    const res = await server.request('/trpc/EchoAppService.CreateThingAsync', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'x'.repeat(5000) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(413);
   });
 });
@@ -316,7 +411,13 @@ describe('/trpc', () => {
 describe('logging', () => {
   it('never writes passwords, tokens, codes or secrets, even when a handler logs its input', async () => {
     server.logs.length = 0;
-    const secrets = ['Sup3r-Secret-Pass!', 'captcha-4321', 'eyJ.secret-access-token', 'Bearer abc.def.ghi', 'qs-token-777'];
+    const secrets = [
+      'Sup3r-Secret-Pass!',
+      'captcha-4321',
+      'eyJ.secret-access-token',
+      'Bearer abc.def.ghi',
+      'qs-token-777',
+    ];
     await server.json('/api/Echo/LoginLike?access_token=qs-token-777', {
       method: 'POST',
       json: { username: 'someone@example.com', password: secrets[0], captchaCode: secrets[1] },

@@ -18,7 +18,6 @@ interface PathRoutes {
   allow: string;
 }
 
-
 /** Builds the input object from the query string: repeated keys become arrays, `a.b` nests. */
 function queryInput(url: string, entry: RouteEntry, only?: readonly string[]): Record<string, unknown> {
   const q = url.indexOf('?');
@@ -81,7 +80,10 @@ export function createRestFacade(router: AnyRouter, table: RouteEntry[], deps: A
         return respondError(
           c,
           deps,
-          appError(commonErrors.METHOD_NOT_ALLOWED, { params: { method: c.req.method, allow: routes.allow }, headers: { Allow: routes.allow } }),
+          appError(commonErrors.METHOD_NOT_ALLOWED, {
+            params: { method: c.req.method, allow: routes.allow },
+            headers: { Allow: routes.allow },
+          }),
         );
       }
       const { entry, invoke } = hit;

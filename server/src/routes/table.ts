@@ -47,7 +47,8 @@ export function buildRouteTable(router: AnyRouter, services: Record<string, Serv
   for (const def of listProcedures(router)) {
     const key = def.key;
     const dot = key.indexOf('.');
-    if (dot < 0 || key.indexOf('.', dot + 1) >= 0) throw new Error(`Procedure ${key} must sit directly under a service`);
+    if (dot < 0 || key.indexOf('.', dot + 1) >= 0)
+      throw new Error(`Procedure ${key} must sit directly under a service`);
     const service = key.slice(0, dot);
     const name = key.slice(dot + 1);
     const meta = def.meta ?? {};
@@ -67,7 +68,7 @@ export function buildRouteTable(router: AnyRouter, services: Record<string, Serv
     const shape = objectShape(input);
     const inputKeys = new Map(Object.keys(shape ?? {}).map((k) => [k.toLowerCase(), k]));
     const queryMethod = route.method === 'GET' || route.method === 'DELETE';
-    const binding = !input ? 'none' : meta.bind ?? (queryMethod ? 'query' : 'body');
+    const binding = !input ? 'none' : (meta.bind ?? (queryMethod ? 'query' : 'body'));
     entries.push({
       key,
       service,
@@ -78,7 +79,7 @@ export function buildRouteTable(router: AnyRouter, services: Record<string, Serv
       input,
       output: def.output as z.ZodType | undefined,
       binding,
-      queryKeys: binding === 'body' ? meta.query ?? [] : [],
+      queryKeys: binding === 'body' ? (meta.query ?? []) : [],
       inputKeys,
     });
   }

@@ -38,25 +38,39 @@ describe('a failed call', () => {
     ['a business error', '/api/Echo/Conflict', 'EchoAppService.ConflictAsync', {}, 409],
     ['a validation failure', '/api/Echo/Thing', 'EchoAppService.CreateThingAsync', { name: '', size: 'x' }, 400],
     ['an unexpected error', '/api/Echo/Fail', 'EchoAppService.FailAsync', {}, 500],
-  ])('answers %s with the same envelope on REST and /trpc, mapped once each', async (_label, rest, key, body, status) => {
-    const { viaRest, viaTrpc, restMappings, trpcMappings } = await both(rest, key, body);
-    expect(viaRest.status).toBe(status);
-    expect(viaTrpc.status).toBe(status);
-    expect(viaRest.body).toMatchObject({ code: status, traceId: 'same-call', isSuccess: false });
-    expect(viaTrpc.body.error.data.envelope).toEqual(viaRest.body);
-    expect(restMappings).toBe(1);
-    expect(trpcMappings).toBe(1);
-  });
+  ])(
+    'answers %s with the same envelope on REST and /trpc, mapped once each',
+    async (_label, rest, key, body, status) => {
+      const { viaRest, viaTrpc, restMappings, trpcMappings } = await both(rest, key, body);
+      expect(viaRest.status).toBe(status);
+      expect(viaTrpc.status).toBe(status);
+      expect(viaRest.body).toMatchObject({ code: status, traceId: 'same-call', isSuccess: false });
+      expect(viaTrpc.body.error.data.envelope).toEqual(viaRest.body);
+      expect(restMappings).toBe(1);
+      expect(trpcMappings).toBe(1);
+    },
+  );
 
   it('maps each failed call of a batch once', async () => {
-    const res = await server.json('/trpc/EchoAppService.ConflictAsync,EchoAppService.PingAsync,EchoAppService.FailAsync?batch=1', { method: 'POST', headers, body: '{}' });
+    const res = await server.json(
+      '/trpc/EchoAppService.ConflictAsync,EchoAppService.PingAsync,EchoAppService.FailAsync?batch=1',
+      { method: 'POST', headers, body: '{}' },
+    );
     expect(res.status).toBe(207);
-    expect(res.body.map((r: { error?: { data: { httpStatus: number } } }) => r.error?.data.httpStatus)).toEqual([409, undefined, 500]);
+    expect(res.body.map((r: { error?: { data: { httpStatus: number } } }) => r.error?.data.httpStatus)).toEqual([
+      409,
+      undefined,
+      500,
+    ]);
     expect(mapped).toHaveBeenCalledTimes(2);
   });
 
   it('maps a refusal before any call once, with the envelope inside tRPC’s error', async () => {
-    const res = await server.json('/trpc/EchoAppService.PingAsync', { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: 'x' });
+    const res = await server.json('/trpc/EchoAppService.PingAsync', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'text/plain' },
+      body: 'x',
+    });
     expect(res.status).toBe(415);
     expect(res.body.error.data.envelope).toMatchObject({ code: 415, traceId: 'same-call', isSuccess: false });
     expect(mapped).toHaveBeenCalledTimes(1);

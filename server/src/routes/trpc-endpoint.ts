@@ -33,7 +33,13 @@ function declaresNoBody(headers: Headers): boolean {
  * call's envelope is worked out once (answerCallError) and read by tRPC's error formatter, by
  * the status of the answer and by the log.
  */
-export function createTrpcEndpoint(router: AnyRouter, table: readonly RouteEntry[], deps: AppDeps, services: Services, gate: OpenApiGate | undefined) {
+export function createTrpcEndpoint(
+  router: AnyRouter,
+  table: readonly RouteEntry[],
+  deps: AppDeps,
+  services: Services,
+  gate: OpenApiGate | undefined,
+) {
   const protectedKeys = new Set(gate ? table.filter((e) => gate.protects(e.path)).map((e) => e.key) : []);
   const unsignedKeys = new Set(table.filter((e) => !protectedKeys.has(e.key)).map((e) => e.key));
   const asksSignature = protectedKeys.size > 0 ? gate : undefined;
@@ -72,7 +78,13 @@ export function createTrpcEndpoint(router: AnyRouter, table: readonly RouteEntry
         },
         { highWaterMark: 0 },
       );
-      request = new Request(original.url, { method: original.method, headers, body: stream, duplex: 'half', signal: original.signal } as RequestInit);
+      request = new Request(original.url, {
+        method: original.method,
+        headers,
+        body: stream,
+        duplex: 'half',
+        signal: original.signal,
+      } as RequestInit);
     }
 
     const response = await fetchRequestHandler({
@@ -84,7 +96,8 @@ export function createTrpcEndpoint(router: AnyRouter, table: readonly RouteEntry
       createContext: async ({ info: calls }) => {
         contextCreated = true;
         try {
-          if (asksSignature && !signed && needsSignature(calls.calls.map((call) => call.path))) await askSignature(asksSignature);
+          if (asksSignature && !signed && needsSignature(calls.calls.map((call) => call.path)))
+            await askSignature(asksSignature);
           // A body the signature check read was held to the signed limit, which governs signed calls.
           supplyBody?.(signed?.body ?? (await readBodyLimited(original, deps.config.App.MaxRequestBodyBytes)));
         } catch (error) {
@@ -108,7 +121,8 @@ export function createTrpcEndpoint(router: AnyRouter, table: readonly RouteEntry
       onError({ error }) {
         if (refusal) return;
         const answer = answerCallError(error, errorContext);
-        if (answer.unexpected) deps.logger.error('trpc call failed', { traceId: info.traceId, error: error.cause ?? error });
+        if (answer.unexpected)
+          deps.logger.error('trpc call failed', { traceId: info.traceId, error: error.cause ?? error });
       },
     });
 

@@ -7,7 +7,15 @@ import { z } from 'zod';
 import { appError } from '../errors/app-error.js';
 import { commonErrors } from '../errors/common.js';
 import { createExecutor, listProcedures, passesThrough } from './trpc-internals.js';
-import { authedProcedure, baseProcedure, createCallerFactory, GUARD, middleware, publicProcedure, router } from './trpc.js';
+import {
+  authedProcedure,
+  baseProcedure,
+  createCallerFactory,
+  GUARD,
+  middleware,
+  publicProcedure,
+  router,
+} from './trpc.js';
 
 /** Same calls through tRPC's caller and through the REST executor must agree exactly. */
 const addUser = middleware(({ next }) => next({ ctx: { user: 'alice' } }));
@@ -32,7 +40,11 @@ const fixture = router({
       .use(refuse)
       .input(z.object({ n: z.number().transform((v) => v * 2) }))
       .output(z.object({ n: z.number(), user: z.string() }))
-      .mutation(({ input, ctx }) => ({ n: input.n, user: (ctx as unknown as { user: string }).user, extra: 'stripped' })),
+      .mutation(({ input, ctx }) => ({
+        n: input.n,
+        user: (ctx as unknown as { user: string }).user,
+        extra: 'stripped',
+      })),
     BadOutput: baseProcedure.output(z.object({ n: z.number() })).query(() => ({ n: 'x' }) as never),
     AsyncRefine: baseProcedure
       .input(z.object({ s: z.string() }).refine(async (v) => v.s !== 'no', { message: 'refused' }))
@@ -73,14 +85,21 @@ describe('REST executor parity with tRPC', () => {
     expect(viaExecutor).toEqual(viaTrpc);
     expect(viaExecutor).toEqual({ data: { n: 4, user: 'alice' } });
     expect(audit[0]).toBe(audit[2]);
-    expect(audit).toEqual(['S.Echo|mutation|{"auth":"user","summary":"echo"}|undefined', 'after:true', 'S.Echo|mutation|{"auth":"user","summary":"echo"}|undefined', 'after:true']);
+    expect(audit).toEqual([
+      'S.Echo|mutation|{"auth":"user","summary":"echo"}|undefined',
+      'after:true',
+      'S.Echo|mutation|{"auth":"user","summary":"echo"}|undefined',
+      'after:true',
+    ]);
   });
 
   it('fails input validation with the same BAD_REQUEST and issues', async () => {
     const { viaTrpc, viaExecutor } = await both('S.Echo', { n: 'two' });
     expect((viaExecutor.error as TRPCError).code).toBe('BAD_REQUEST');
     expect((viaTrpc.error as TRPCError).code).toBe('BAD_REQUEST');
-    expect(((viaExecutor.error as TRPCError).cause as z.ZodError).issues).toEqual(((viaTrpc.error as TRPCError).cause as z.ZodError).issues);
+    expect(((viaExecutor.error as TRPCError).cause as z.ZodError).issues).toEqual(
+      ((viaTrpc.error as TRPCError).cause as z.ZodError).issues,
+    );
   });
 
   it('surfaces a middleware refusal as the same cause', async () => {
@@ -114,7 +133,10 @@ describe('REST executor parity with tRPC', () => {
 describe('tRPC internals', () => {
   const api = router({
     S: router({
-      Guarded: authedProcedure.meta({ permission: 'p' }).input(z.object({ a: z.string() })).query(() => 1),
+      Guarded: authedProcedure
+        .meta({ permission: 'p' })
+        .input(z.object({ a: z.string() }))
+        .query(() => 1),
       Open: publicProcedure.mutation(() => 1),
       Unguarded: baseProcedure.query(() => 1),
     }),

@@ -24,7 +24,10 @@ import type { RouteMeta } from './meta.js';
 /** Marks a middleware function that only the /trpc transport needs. */
 export const TRPC_ONLY = Symbol('trpc-only');
 
-type Middleware = ((opts: Record<string, unknown>) => Promise<MiddlewareResult>) & { _type?: string; [TRPC_ONLY]?: boolean };
+type Middleware = ((opts: Record<string, unknown>) => Promise<MiddlewareResult>) & {
+  _type?: string;
+  [TRPC_ONLY]?: boolean;
+};
 type MiddlewareResult = { ok: true; data: unknown } | { ok: false; error: unknown };
 
 interface NextOptions {
@@ -75,7 +78,9 @@ export function markMiddleware(builder: unknown, marker: symbol): void {
 
 /** Whether the procedure at `key` runs a middleware marked with `marker` (markMiddleware). */
 export function passesThrough(router: AnyRouter, key: string, marker: symbol): boolean {
-  return procedureAt(router, key)._def.middlewares.some((m) => (m as unknown as Record<symbol, unknown>)[marker] === true);
+  return procedureAt(router, key)._def.middlewares.some(
+    (m) => (m as unknown as Record<symbol, unknown>)[marker] === true,
+  );
 }
 
 interface SchemaLike {
@@ -111,7 +116,10 @@ function fastStep(middleware: Middleware, def: ProcedureLike['_def']): Middlewar
   const isSchema = (v: unknown): v is SchemaLike => typeof (v as SchemaLike | undefined)?.parse === 'function';
   if (middleware._type === 'input' && def.inputs.length === 1 && isSchema(def.inputs[0])) {
     const parse = parseFn(def.inputs[0]);
-    return (async (opts: { getRawInput: () => Promise<unknown>; next: (o: NextOptions) => Promise<MiddlewareResult> }) => {
+    return (async (opts: {
+      getRawInput: () => Promise<unknown>;
+      next: (o: NextOptions) => Promise<MiddlewareResult>;
+    }) => {
       let input: unknown;
       try {
         input = await parse(await opts.getRawInput());
@@ -141,15 +149,24 @@ export type Executor = (ctx: object, input: unknown, path: string) => Promise<un
 /** The runner of the procedure at `key`, built once per route. */
 export function createExecutor(router: AnyRouter, key: string): Executor {
   const procedure = procedureAt(router, key);
-  const chain = procedure._def.middlewares.filter((m) => m._type !== 'errors' && !m[TRPC_ONLY]).map((m) => fastStep(m, procedure._def));
+  const chain = procedure._def.middlewares
+    .filter((m) => m._type !== 'errors' && !m[TRPC_ONLY])
+    .map((m) => fastStep(m, procedure._def));
   const meta = procedure._def.meta;
   const type = procedure._def.type;
 
   // Every level builds its options with the same keys in the same order, so the middleware
   // calls stay monomorphic (spreading objects of varying shapes is what made tRPC's runner slow).
-  const call = async (index: number, path: string, ctx: object, input: unknown, getRawInput: () => Promise<unknown>): Promise<MiddlewareResult> => {
+  const call = async (
+    index: number,
+    path: string,
+    ctx: object,
+    input: unknown,
+    getRawInput: () => Promise<unknown>,
+  ): Promise<MiddlewareResult> => {
     const middleware = chain[index];
-    if (!middleware) return { ok: false, error: new Error('No result from middlewares - a middleware did not return next()') };
+    if (!middleware)
+      return { ok: false, error: new Error('No result from middlewares - a middleware did not return next()') };
     try {
       return await middleware({
         ctx,

@@ -4,7 +4,13 @@ import { toWire } from '../http/serialize.js';
 import { answerOf } from './call-errors.js';
 import type { RequestContext } from './context.js';
 import { markMiddleware, TRPC_ONLY } from './trpc-internals.js';
-import { authenticateToken, bearerToken, enforceLock, enforceTenant, requirePermission } from '../modules/auth/session/session-gate.js';
+import {
+  authenticateToken,
+  bearerToken,
+  enforceLock,
+  enforceTenant,
+  requirePermission,
+} from '../modules/auth/session/session-gate.js';
 
 /** Marks the guard middleware, so the route table can prove every non-anonymous procedure has it. */
 export const GUARD = Symbol('guard');
@@ -25,14 +31,25 @@ const t = initTRPC
     // /trpc endpoint works it out when the error is raised (answerCallError), before tRPC formats it.
     errorFormatter({ shape, error }) {
       const answer = answerOf(error);
-      if (!answer) return { message: shape.message, code: shape.code, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path } };
+      if (!answer)
+        return {
+          message: shape.message,
+          code: shape.code,
+          data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
+        };
       const { message, code, data } = trpcErrorShape(answer.status, answer.envelope, shape.data.path);
       return { message, code: code as typeof shape.code, data: { ...data, code: data.code as typeof shape.data.code } };
     },
   });
 
 /** Output goes through the shared serializer for /trpc; the REST facade serializes itself. */
-const wireOutputFn = async ({ ctx, next }: { ctx: RequestContext; next: () => Promise<{ ok: boolean; data?: unknown }> }) => {
+const wireOutputFn = async ({
+  ctx,
+  next,
+}: {
+  ctx: RequestContext;
+  next: () => Promise<{ ok: boolean; data?: unknown }>;
+}) => {
   const result = await next();
   if (result.ok && ctx.transport === 'trpc') {
     return { ...result, data: toWire(result.data, { timeZone: ctx.timeZone }) };

@@ -37,17 +37,27 @@ export const zId = () =>
       ctx.addIssue({ code: 'custom', message: 'id', params: { i18n: 'invalidId' } });
       return z.NEVER;
     }),
-    { anyOf: [{ type: 'string', pattern: '^\\d{1,19}$' }, { type: 'integer', minimum: 0 }], description: '64-bit id; a string or a number' },
+    {
+      anyOf: [
+        { type: 'string', pattern: '^\\d{1,19}$' },
+        { type: 'integer', minimum: 0 },
+      ],
+      description: '64-bit id; a string or a number',
+    },
   );
 
 /**
  * A scalar id bound from the query string. A missing one becomes 0, like the original's binding
  * (SPEC Errors rule 7: an id put in the body yields 0 and no 400); lookups then find nothing.
  */
-export const zQueryId = () => zId().optional().transform((v) => v ?? 0n);
+export const zQueryId = () =>
+  zId()
+    .optional()
+    .transform((v) => v ?? 0n);
 
 /** A 64-bit id as written: a decimal string. */
-export const zIdOut = () => documented(z.string(), { type: 'string', pattern: '^\\d{1,19}$', description: '64-bit id as a string' });
+export const zIdOut = () =>
+  documented(z.string(), { type: 'string', pattern: '^\\d{1,19}$', description: '64-bit id as a string' });
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -61,7 +71,16 @@ export const zInt32 = () => z.number().int().min(INT32_MIN).max(INT32_MAX);
  */
 export const zInt = (range: 'int32' | 'clamped' = 'int32') =>
   documented(
-    z.union([z.number(), z.string().trim().regex(/^[-+]?\d{1,16}$/).transform(Number)]).pipe(range === 'int32' ? zInt32() : z.number().int()),
+    z
+      .union([
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^[-+]?\d{1,16}$/)
+          .transform(Number),
+      ])
+      .pipe(range === 'int32' ? zInt32() : z.number().int()),
     range === 'int32' ? { type: 'integer', minimum: INT32_MIN, maximum: INT32_MAX } : { type: 'integer' },
   );
 
@@ -75,14 +94,15 @@ export function inStorableRange(d: Date): boolean {
 }
 
 /** A calendar date (`YYYY-MM-DD`) from year 0001 on. */
-export const zDate = () => z.iso.date().refine((v) => !v.startsWith('0000'), { message: 'date', params: { i18n: 'invalidDateTime' } });
+export const zDate = () =>
+  z.iso.date().refine((v) => !v.startsWith('0000'), { message: 'date', params: { i18n: 'invalidDateTime' } });
 
 /** A boolean that may arrive as text or as 0/1 (query strings, lenient clients). */
 export const zBool = () =>
   documented(
-    z.union([z.boolean(), z.enum(['true', 'false', 'True', 'False', '1', '0']), z.literal(1), z.literal(0)]).transform(
-      (v) => v === true || v === 'true' || v === 'True' || v === '1' || v === 1,
-    ),
+    z
+      .union([z.boolean(), z.enum(['true', 'false', 'True', 'False', '1', '0']), z.literal(1), z.literal(0)])
+      .transform((v) => v === true || v === 'true' || v === 'True' || v === '1' || v === 1),
     { type: 'boolean' },
   );
 
@@ -107,7 +127,11 @@ export const zDateTimeOut = () => documented(z.date(), { type: 'string', format:
 
 /** Output date-time in the LoginToken form `YYYY-MM-DD HH:mm:ss` (request zone, no offset). */
 export const zPlainDateTimeOut = () =>
-  documented(z.instanceof(PlainDateTime), { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description: 'YYYY-MM-DD HH:mm:ss in the request zone (X-Timezone), without offset' });
+  documented(z.instanceof(PlainDateTime), {
+    type: 'string',
+    pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+    description: 'YYYY-MM-DD HH:mm:ss in the request zone (X-Timezone), without offset',
+  });
 
 export interface EnumDefinition<N extends string> {
   readonly name: string;
@@ -122,7 +146,10 @@ export interface EnumDefinition<N extends string> {
 }
 
 /** Declares an enum written by member name and read by name or number (SPEC conventions). */
-export function defineEnum<const T extends Record<string, number>>(name: string, values: T): EnumDefinition<Extract<keyof T, string>> {
+export function defineEnum<const T extends Record<string, number>>(
+  name: string,
+  values: T,
+): EnumDefinition<Extract<keyof T, string>> {
   type N = Extract<keyof T, string>;
   const names = Object.keys(values) as N[];
   const byLower = new Map(names.map((n) => [n.toLowerCase(), n]));
@@ -143,13 +170,21 @@ export function defineEnum<const T extends Record<string, number>>(name: string,
     schema: () =>
       documented(
         z.union([z.string(), z.number()]).transform((v, ctx): N => {
-          const hit = typeof v === 'number' ? byValue.get(v) : byLower.get(v.trim().toLowerCase()) ?? (/^\d+$/.test(v.trim()) ? byValue.get(Number(v)) : undefined);
+          const hit =
+            typeof v === 'number'
+              ? byValue.get(v)
+              : (byLower.get(v.trim().toLowerCase()) ?? (/^\d+$/.test(v.trim()) ? byValue.get(Number(v)) : undefined));
           if (hit) return hit;
           ctx.addIssue({ code: 'custom', message: 'enum', params: { i18n: 'invalidEnum', allowed: names.join(', ') } });
           return z.NEVER;
         }),
         json,
       ),
-    out: () => documented(z.enum(names as [N, ...N[]]) as unknown as z.ZodType<N, N>, { type: 'string', enum: names, description: json.description }),
+    out: () =>
+      documented(z.enum(names as [N, ...N[]]) as unknown as z.ZodType<N, N>, {
+        type: 'string',
+        enum: names,
+        description: json.description,
+      }),
   };
 }

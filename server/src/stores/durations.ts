@@ -2,7 +2,8 @@
 export function assertDuration(name: string, ms: number): void {
   // A zero, negative or NaN TTL would store a key that is already expired (memory) or be
   // refused by Redis with an obscure error; fail at the caller instead.
-  if (!Number.isFinite(ms) || ms < 1) throw new RangeError(`${name} must be a finite number of milliseconds >= 1, got ${ms}`);
+  if (!Number.isFinite(ms) || ms < 1)
+    throw new RangeError(`${name} must be a finite number of milliseconds >= 1, got ${ms}`);
 }
 
 /** The fixed window containing `nowMs`: windows are aligned to multiples of windowMs since the epoch. */
@@ -30,7 +31,12 @@ export function gcraParams(limit: number, periodMs: number): { interval: number;
 }
 
 /** One hit against a stored TAT (undefined: never hit, or long enough ago). */
-export function gcraHit(storedTat: number | undefined, nowMs: number, limit: number, periodMs: number): { allowed: boolean; tat: number; retryAfterMs: number } {
+export function gcraHit(
+  storedTat: number | undefined,
+  nowMs: number,
+  limit: number,
+  periodMs: number,
+): { allowed: boolean; tat: number; retryAfterMs: number } {
   const { interval, tolerance } = gcraParams(limit, periodMs);
   const start = Math.max(storedTat ?? nowMs, nowMs);
   if (start - nowMs > tolerance) return { allowed: false, tat: start, retryAfterMs: start - nowMs - tolerance };

@@ -92,7 +92,14 @@ describe('invalidating cache', () => {
 
   it('keeps loads and replaces while only other tags change (under load some tag always does)', async () => {
     const { clock, store } = setup();
-    const cache = createInvalidatingCache<{ n: number }>({ name: 'objects', store, clock, logger, ttlMs: 1000, maxEntries: 1 });
+    const cache = createInvalidatingCache<{ n: number }>({
+      name: 'objects',
+      store,
+      clock,
+      logger,
+      ttlMs: 1000,
+      maxEntries: 1,
+    });
     let release!: () => void;
     const slow = new Promise<void>((r) => (release = r));
     const pending = cache.get('k', ['session:1', 'user:1'], async () => {

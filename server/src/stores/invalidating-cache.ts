@@ -19,7 +19,13 @@ export interface InvalidatingCache<V> {
    * is on the path of every authenticated request. Callers `await` either way. A loaded value
    * is kept unless `keep` says no, and no longer than `expiresAt` says (ms; null: the TTL).
    */
-  get(key: string, tags: readonly string[], load: () => Promise<V>, keep?: (value: V) => boolean, expiresAt?: (value: V) => number | null): V | Promise<V>;
+  get(
+    key: string,
+    tags: readonly string[],
+    load: () => Promise<V>,
+    keep?: (value: V) => boolean,
+    expiresAt?: (value: V) => number | null,
+  ): V | Promise<V>;
   /** Drops entries with the tag on every node; `*` drops everything. */
   invalidate(tag: string): Promise<void>;
   /**
@@ -85,7 +91,8 @@ export function createInvalidatingCache<V>(options: InvalidatingCacheOptions): I
   };
 
   /** Whether none of the tags was dropped after `since`. */
-  const untouchedSince = (tags: readonly string[], since: number) => floor <= since && tags.every((t) => (dropped.get(t) ?? 0) <= since);
+  const untouchedSince = (tags: readonly string[], since: number) =>
+    floor <= since && tags.every((t) => (dropped.get(t) ?? 0) <= since);
   const markRead = (value: V, at: number) => {
     if (typeof value === 'object' && value !== null) readAt.set(value, at);
   };

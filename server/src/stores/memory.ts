@@ -32,7 +32,8 @@ const DEFAULT_SWEEP_INTERVAL_MS = 30_000;
 export function createMemoryStore(options: MemoryStoreOptions): ReadyStore {
   const { clock } = options;
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
-  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
+  if (!Number.isInteger(maxEntries) || maxEntries < 1)
+    throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
   // Map order is write order (a rewrite moves the key to the end), so the first key is the oldest.
   const entries = new Map<string, Entry>();
   // Generation counters never expire and are never evicted: losing one would reset it to 0 and

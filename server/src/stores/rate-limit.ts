@@ -14,7 +14,12 @@ export interface RateLimitResult {
  * allowed does not depend on the wall clock: one request a minute means a minute between two accepted requests. Refused hits
  * do not count, so a client that retries too early still gets in once it waits Retry-After.
  */
-export async function hitRateLimit(store: EphemeralStore, key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+export async function hitRateLimit(
+  store: EphemeralStore,
+  key: string,
+  limit: number,
+  windowMs: number,
+): Promise<RateLimitResult> {
   const { allowed, retryAfterMs } = await store.throttle(`ratelimit:${key}`, limit, windowMs);
   return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(retryAfterMs / 1000)) };
 }
@@ -25,7 +30,14 @@ export async function hitRateLimit(store: EphemeralStore, key: string, limit: nu
  * counts, refused ones included; the count starts again with the next window, which
  * Retry-After names.
  */
-export async function hitFixedWindow(store: EphemeralStore, key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+export async function hitFixedWindow(
+  store: EphemeralStore,
+  key: string,
+  limit: number,
+  windowMs: number,
+): Promise<RateLimitResult> {
   const { count, resetInMs } = await store.increment(`ratelimit-window:${key}`, windowMs);
-  return count <= limit ? { allowed: true, retryAfterSeconds: 0 } : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) };
+  return count <= limit
+    ? { allowed: true, retryAfterSeconds: 0 }
+    : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) };
 }

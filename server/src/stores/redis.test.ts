@@ -50,7 +50,11 @@ describe.skipIf(unavailable !== undefined)(`redis store${unavailable ? ` (${unav
 
   describe('redis only', () => {
     it('prefixes keys, and gives window keys a TTL a little past the window and counters none', async () => {
-      const store = createRedisStore({ url: url(), keyPrefix: prefix, clock: new ManualClock(Date.UTC(2026, 0, 1) + 10_000) });
+      const store = createRedisStore({
+        url: url(),
+        keyPrefix: prefix,
+        clock: new ManualClock(Date.UTC(2026, 0, 1) + 10_000),
+      });
       try {
         await store.set('plain', 'v', 60_000);
         expect(await rawClient().get(`${prefix}plain`)).toBe('v');
@@ -81,7 +85,10 @@ describe.skipIf(unavailable !== undefined)(`redis store${unavailable ? ` (${unav
         await deleteKeysWithPrefix(url(), own);
         expect(await store.putIfAbsentInEpoch('nonce', '1', 60_000)).toEqual({ stored: true, epochMs: epoch + 30_000 });
         clock.advance(1_000);
-        expect(await store.putIfAbsentInEpoch('nonce', '1', 60_000)).toEqual({ stored: false, epochMs: epoch + 30_000 });
+        expect(await store.putIfAbsentInEpoch('nonce', '1', 60_000)).toEqual({
+          stored: false,
+          epochMs: epoch + 30_000,
+        });
         expect(await store.epochMs()).toBe(epoch + 30_000);
       } finally {
         await store.close();

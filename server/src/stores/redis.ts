@@ -71,7 +71,13 @@ return {stored and 1 or 0, epoch}`;
 /** Scripts sent by digest (EVALSHA; ioredis loads them again after a restart of the server). */
 interface EpochScripts {
   storeEpoch(epochKey: string, now: number): Promise<string>;
-  storePutIfAbsentInEpoch(key: string, epochKey: string, value: string, ttlMs: number, now: number): Promise<[number, string]>;
+  storePutIfAbsentInEpoch(
+    key: string,
+    epochKey: string,
+    value: string,
+    ttlMs: number,
+    now: number,
+  ): Promise<[number, string]>;
 }
 
 /** The multi-node store on Redis. Every operation is a single atomic Redis command or script. */
@@ -120,19 +126,33 @@ export function createRedisStore(options: RedisStoreOptions): ReadyStore {
     async putIfAbsentInEpoch(key, value, ttlMs) {
       assertDuration('ttlMs', ttlMs);
       epochTracked = true;
-      const [stored, epoch] = await scripts.storePutIfAbsentInEpoch(k(key), epochKey, value, px(ttlMs), Math.floor(clock.nowMs()));
+      const [stored, epoch] = await scripts.storePutIfAbsentInEpoch(
+        k(key),
+        epochKey,
+        value,
+        px(ttlMs),
+        Math.floor(clock.nowMs()),
+      );
       return { stored: stored === 1, epochMs: Number(epoch) };
     },
     async increment(key, windowMs) {
       assertDuration('windowMs', windowMs);
       const window = fixedWindow(clock.nowMs(), windowMs);
-      const count = await client.eval(INCREMENT_WINDOW_LUA, 1, k(windowKey(key, window.index)), px(windowMs) + WINDOW_TTL_MARGIN_MS);
+      const count = await client.eval(
+        INCREMENT_WINDOW_LUA,
+        1,
+        k(windowKey(key, window.index)),
+        px(windowMs) + WINDOW_TTL_MARGIN_MS,
+      );
       return { count: Number(count), resetInMs: window.resetInMs };
     },
     async throttle(key, limit, periodMs) {
       const { interval, tolerance } = gcraParams(limit, periodMs);
       const now = Math.floor(clock.nowMs());
-      const [allowed, retryAfterMs] = (await client.eval(THROTTLE_LUA, 1, k(key), now, interval, tolerance)) as [number, number];
+      const [allowed, retryAfterMs] = (await client.eval(THROTTLE_LUA, 1, k(key), now, interval, tolerance)) as [
+        number,
+        number,
+      ];
       return { allowed: allowed === 1, retryAfterMs: Number(retryAfterMs) };
     },
     async incrementCounter(key) {

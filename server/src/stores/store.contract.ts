@@ -25,7 +25,11 @@ const until = (check: () => boolean, timeoutMs = 1_000) => pollUntil(check, { ti
  * The behaviour every EphemeralStore must have, run once per implementation. TTLs are short
  * (150 ms) so a store on real time (Redis) keeps the suite fast.
  */
-export function runStoreContract(name: string, makeStore: (clock: ManualClock) => Promise<EphemeralStore> | EphemeralStore, options: StoreContractOptions): void {
+export function runStoreContract(
+  name: string,
+  makeStore: (clock: ManualClock) => Promise<EphemeralStore> | EphemeralStore,
+  options: StoreContractOptions,
+): void {
   describe(name, () => {
     const opened: EphemeralStore[] = [];
     const open = async (clock: ManualClock): Promise<EphemeralStore> => {
@@ -214,7 +218,9 @@ export function runStoreContract(name: string, makeStore: (clock: ManualClock) =
       it('100 concurrent putIfAbsent: exactly one wins and its value stays', async () => {
         const [a, b] = await twoNodes();
         const k = key('race-put');
-        const results = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? b : a).putIfAbsent(k, `v${i}`, 60_000)));
+        const results = await Promise.all(
+          Array.from({ length: 100 }, (_, i) => (i % 2 ? b : a).putIfAbsent(k, `v${i}`, 60_000)),
+        );
         const winners = results.flatMap((won, i) => (won ? [i] : []));
         expect(winners).toHaveLength(1);
         expect(await b.get(k)).toBe(`v${winners[0]}`);

@@ -81,7 +81,9 @@ async function waitForExit(child: ChildProcess, ms: number): Promise<void> {
 /** A redis-server child on `port`, answering PING; `stop` kills it (SIGTERM, or `signal`). */
 async function spawnRedis(binary: string, port: number): Promise<{ stop(signal?: NodeJS.Signals): Promise<void> }> {
   // No persistence and loopback only: a throwaway server for this test file.
-  const child = spawn(binary, ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
+  const child = spawn(binary, ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], {
+    stdio: 'ignore',
+  });
   // If the test process dies without afterAll, do not leave the server running.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);

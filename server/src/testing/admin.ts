@@ -14,14 +14,19 @@ import { startTestServer, type TestServer } from './harness.js';
  */
 
 /** Captcha off; login throttles raised (every test logs in from 127.0.0.1). */
-export function startAdminServer(options: { clock?: Clock; config?: Record<string, unknown> } = {}): Promise<TestServer> {
+export function startAdminServer(
+  options: { clock?: Clock; config?: Record<string, unknown> } = {},
+): Promise<TestServer> {
   const { clock, config = {} } = options;
   const saas = (config.Saas ?? {}) as Record<string, Record<string, unknown>>;
   return startTestServer({
     ...(clock ? { clock } : {}),
     config: {
       ...config,
-      Saas: { ...saas, Auth: { CaptchaEnabled: false, ThrottlePerIp: 100_000, ThrottlePerAccountAndIp: 10_000, ...(saas.Auth ?? {}) } },
+      Saas: {
+        ...saas,
+        Auth: { CaptchaEnabled: false, ThrottlePerIp: 100_000, ThrottlePerAccountAndIp: 10_000, ...(saas.Auth ?? {}) },
+      },
     },
   });
 }
@@ -42,7 +47,8 @@ export function adminApi(server: TestServer, token: string) {
     get: (path: string, q?: Record<string, unknown>): Promise<Call> => server.json(`${path}${query(q)}`, { headers }),
     post: (path: string, json: unknown = {}): Promise<Call> => server.json(path, { method: 'POST', headers, json }),
     put: (path: string, json: unknown = {}): Promise<Call> => server.json(path, { method: 'PUT', headers, json }),
-    del: (path: string, q?: Record<string, unknown>): Promise<Call> => server.json(`${path}${query(q)}`, { method: 'DELETE', headers }),
+    del: (path: string, q?: Record<string, unknown>): Promise<Call> =>
+      server.json(`${path}${query(q)}`, { method: 'DELETE', headers }),
   };
 }
 export type AdminApi = ReturnType<typeof adminApi>;
@@ -63,7 +69,12 @@ export interface TenantAdminOptions {
 }
 
 /** A member of the tenant (home there) holding a role with the codes; logged in (lands in the tenant). */
-export async function tenantUser(server: TestServer, tenantId: bigint, codes: string[] = [], dataScope?: DataScope): Promise<{ user: TestUser; roleId: bigint | undefined; token: string; api: AdminApi }> {
+export async function tenantUser(
+  server: TestServer,
+  tenantId: bigint,
+  codes: string[] = [],
+  dataScope?: DataScope,
+): Promise<{ user: TestUser; roleId: bigint | undefined; token: string; api: AdminApi }> {
   const deps = server.runtime.deps;
   const user = await createTestUser(deps, { tenantId, memberOf: [tenantId] });
   const roleId = codes.length ? await grantRole(deps, user.id, tenantId, codes) : undefined;
@@ -96,7 +107,18 @@ export async function watchAudit(server: TestServer): Promise<() => Promise<Arra
 }
 
 /** The entry a successful request must have left: action, actor, tenant, target, detail, and the request's own trace id. */
-export function auditEntry(call: Call, e: { action: AuditAction; actor: bigint; tenantId: bigint; targetType: string; targetId: string | bigint; detail: Record<string, unknown>; userId?: bigint }) {
+export function auditEntry(
+  call: Call,
+  e: {
+    action: AuditAction;
+    actor: bigint;
+    tenantId: bigint;
+    targetType: string;
+    targetId: string | bigint;
+    detail: Record<string, unknown>;
+    userId?: bigint;
+  },
+) {
   expect(call.status, JSON.stringify(call.body)).toBe(200);
   expect(call.body.traceId).toMatch(/\S/);
   return expect.objectContaining({

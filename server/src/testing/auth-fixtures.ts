@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { permissions, rolePermissions, roles, tenantMemberships, tenants, userRoles, users, userSecurity } from '../../../db/schema/index.js';
+import {
+  permissions,
+  rolePermissions,
+  roles,
+  tenantMemberships,
+  tenants,
+  userRoles,
+  users,
+  userSecurity,
+} from '../../../db/schema/index.js';
 import type { AppGraph as AppDeps } from '../services.js';
 import type { CodePurpose } from '../modules/verification/codes.js';
 import type { TestServer } from './harness.js';
@@ -46,7 +55,11 @@ export async function createTestUser(deps: AppDeps, options: TestUserOptions = {
   const email = options.email === undefined ? `${userName}@example.test` : options.email;
   const password = options.password ?? GOOD_PASSWORD;
   // Hashing costs tens of milliseconds; most tests share the good password's hash.
-  const passwordHash = options.passwordHash ?? (password === GOOD_PASSWORD ? await (hashCache ??= deps.hasher.hash(GOOD_PASSWORD)) : await deps.hasher.hash(password));
+  const passwordHash =
+    options.passwordHash ??
+    (password === GOOD_PASSWORD
+      ? await (hashCache ??= deps.hasher.hash(GOOD_PASSWORD))
+      : await deps.hasher.hash(password));
   await deps.db.insert(users).values({
     id,
     tenantId: options.tenantId ?? 0n,
@@ -76,16 +89,27 @@ export async function createTestUser(deps: AppDeps, options: TestUserOptions = {
   return { id, email, userName, password };
 }
 
-export async function createTestTenant(deps: Pick<AppDeps, 'db' | 'ids'>, fields: Partial<typeof tenants.$inferInsert> = {}): Promise<bigint> {
+export async function createTestTenant(
+  deps: Pick<AppDeps, 'db' | 'ids'>,
+  fields: Partial<typeof tenants.$inferInsert> = {},
+): Promise<bigint> {
   const id = deps.ids.next();
   await deps.db.insert(tenants).values({ id, code: `t${id}`, name: `Tenant ${id}`, ...fields });
   return id;
 }
 
 /** A role in a tenant with the given permission codes, assigned to the user. */
-export async function grantRole(deps: AppDeps, userId: bigint, tenantId: bigint, codes: string[], roleCode?: string): Promise<bigint> {
+export async function grantRole(
+  deps: AppDeps,
+  userId: bigint,
+  tenantId: bigint,
+  codes: string[],
+  roleCode?: string,
+): Promise<bigint> {
   const roleId = deps.ids.next();
-  await deps.db.insert(roles).values({ id: roleId, tenantId, roleCode: roleCode ?? `role_${roleId}`, roleName: roleCode ?? 'Test role' });
+  await deps.db
+    .insert(roles)
+    .values({ id: roleId, tenantId, roleCode: roleCode ?? `role_${roleId}`, roleName: roleCode ?? 'Test role' });
   for (const code of codes) {
     const [p] = await deps.db.select({ id: permissions.id }).from(permissions).where(eq(permissions.code, code));
     await deps.db.insert(rolePermissions).values({ roleId, permissionId: p!.id });
@@ -108,7 +132,10 @@ export async function createSuperAdmin(deps: AppDeps): Promise<TestUser> {
  * Records every code the service issues (codes are stored as HMACs, so tests cannot read them
  * back from the store): the test sees what a user would have seen in the message or image.
  */
-export function watchCodes(deps: AppDeps): { last(purpose: CodePurpose, target?: string): string | undefined; all: Array<{ purpose: CodePurpose; target: string; code: string }> } {
+export function watchCodes(deps: AppDeps): {
+  last(purpose: CodePurpose, target?: string): string | undefined;
+  all: Array<{ purpose: CodePurpose; target: string; code: string }>;
+} {
   const all: Array<{ purpose: CodePurpose; target: string; code: string }> = [];
   const original = deps.codes.issue.bind(deps.codes);
   deps.codes.issue = async (purpose, target, options) => {
@@ -118,15 +145,31 @@ export function watchCodes(deps: AppDeps): { last(purpose: CodePurpose, target?:
   };
   return {
     all,
-    last: (purpose, target) => [...all].reverse().find((c) => c.purpose === purpose && (target === undefined || c.target === target))?.code,
+    last: (purpose, target) =>
+      [...all].reverse().find((c) => c.purpose === purpose && (target === undefined || c.target === target))?.code,
   };
 }
 
 /** Logs in with the password (captcha off in the server's config) and returns the token. */
-export async function loginAs(server: TestServer, user: { email: string | null; userName: string; password: string }, extra: Record<string, unknown> = {}) {
-  const res = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email ?? user.userName, password: user.password, ...extra } });
-  if (res.status !== 200 || !res.body.data?.token) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data.token as { accessToken: string; refreshToken: string; expiresIn: number; issuedAt: string; expiresAt: string; tokenType: string };
+export async function loginAs(
+  server: TestServer,
+  user: { email: string | null; userName: string; password: string },
+  extra: Record<string, unknown> = {},
+) {
+  const res = await server.json('/api/Auth/Login', {
+    method: 'POST',
+    json: { username: user.email ?? user.userName, password: user.password, ...extra },
+  });
+  if (res.status !== 200 || !res.body.data?.token)
+    throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.token as {
+    accessToken: string;
+    refreshToken: string;
+    expiresIn: number;
+    issuedAt: string;
+    expiresAt: string;
+    tokenType: string;
+  };
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

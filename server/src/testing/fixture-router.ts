@@ -22,7 +22,15 @@ const echoOut = z.object({
 export const fixtureRouter = router({
   EchoAppService: router({
     GetEchoAsync: publicProcedure
-      .input(z.object({ id: zId(), count: zInt().optional(), active: zBool().optional(), color: Color.schema().optional(), tags: z.array(z.string()).optional() }))
+      .input(
+        z.object({
+          id: zId(),
+          count: zInt().optional(),
+          active: zBool().optional(),
+          color: Color.schema().optional(),
+          tags: z.array(z.string()).optional(),
+        }),
+      )
       .output(echoOut.extend({ big: z.bigint(), plain: z.instanceof(PlainDateTime) }))
       .query(({ input }) => ({
         id: String(input.id),
@@ -37,7 +45,9 @@ export const fixtureRouter = router({
       })),
     CreateThingAsync: publicProcedure
       .meta({ successCode: 201 })
-      .input(z.object({ name: z.string().min(1).max(20), size: zId(), color: Color.schema(), at: zDateTime().optional() }))
+      .input(
+        z.object({ name: z.string().min(1).max(20), size: zId(), color: Color.schema(), at: zDateTime().optional() }),
+      )
       .output(echoOut.extend({ size: zIdOut() }))
       .mutation(({ input }) => ({ name: input.name, size: String(input.size), color: input.color, when: input.at })),
     UpdateThingAsync: publicProcedure

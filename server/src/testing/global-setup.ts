@@ -22,7 +22,8 @@ async function fingerprint(root: string): Promise<string> {
   for (const dir of ['db/migrations', 'db/seed', 'db/schema', 'server/src/modules/authz']) {
     for (const name of (await readdir(path.join(root, dir), { recursive: true })).sort()) {
       const file = path.join(root, dir, String(name));
-      if (file.endsWith('.sql') || file.endsWith('.ts') || file.endsWith('.json')) hash.update(name).update(await readFile(file));
+      if (file.endsWith('.sql') || file.endsWith('.ts') || file.endsWith('.json'))
+        hash.update(name).update(await readFile(file));
     }
   }
   return hash.digest('hex').slice(0, 16);

@@ -18,7 +18,10 @@ export interface TestServer {
   logs: string[];
   request(path: string, init?: RequestInit): Promise<Response>;
   /** Sends and parses the envelope. */
-  json<T = any>(path: string, init?: RequestInit & { json?: unknown }): Promise<{ status: number; headers: Headers; body: T }>;
+  json<T = any>(
+    path: string,
+    init?: RequestInit & { json?: unknown },
+  ): Promise<{ status: number; headers: Headers; body: T }>;
   close(): Promise<void>;
 }
 
@@ -71,10 +74,15 @@ export async function testBackends(): Promise<TestBackends> {
 }
 
 /** Boots the runtime on the test backends without listening (data-layer and service tests). */
-export async function bootTestRuntime(options: { config?: Record<string, any> } & BootOptions = {}): Promise<Runtime & { logs: string[] }> {
+export async function bootTestRuntime(
+  options: { config?: Record<string, any> } & BootOptions = {},
+): Promise<Runtime & { logs: string[] }> {
   const logs: string[] = [];
   const backends = await testBackends();
-  const config = loadConfig({}, deepMerge(deepMerge({ App: { Env: 'test', LogLevel: 'debug' } }, backends.config), options.config ?? {}));
+  const config = loadConfig(
+    {},
+    deepMerge(deepMerge({ App: { Env: 'test', LogLevel: 'debug' } }, backends.config), options.config ?? {}),
+  );
   const logger = options.logger ?? createLogger({ level: 'debug', sink: (line) => logs.push(line) });
   const runtime = await boot(config, { ...options, logger });
   await runtime.ready;
@@ -89,16 +97,31 @@ export async function bootTestRuntime(options: { config?: Record<string, any> } 
 }
 
 /** Boots the real host on an ephemeral port with test defaults (own database, quiet, captured logs). */
-export async function startTestServer(options: { config?: Record<string, any>; env?: Record<string, string> } & BootOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { config?: Record<string, any>; env?: Record<string, string> } & BootOptions = {},
+): Promise<TestServer> {
   const logs: string[] = [];
   const backends = await testBackends();
-  const config = loadConfig(options.env ?? {}, deepMerge(deepMerge({ App: { Env: 'test', LogLevel: 'debug' } }, backends.config), options.config ?? {}));
+  const config = loadConfig(
+    options.env ?? {},
+    deepMerge(deepMerge({ App: { Env: 'test', LogLevel: 'debug' } }, backends.config), options.config ?? {}),
+  );
   const logger = options.logger ?? createLogger({ level: 'debug', sink: (line) => logs.push(line) });
   const runtime = await boot(config, { ...options, logger });
   await runtime.ready;
   const server: ServerType = await new Promise((resolve) => {
     // Served as main.ts serves it (coalesced responses, envelope answers to refused requests).
-    const s = serveApp({ fetch: runtime.app.fetch, config, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1', upgrade: runtime.upgrade }, () => resolve(s));
+    const s = serveApp(
+      {
+        fetch: runtime.app.fetch,
+        config,
+        clock: runtime.deps.clock,
+        port: 0,
+        hostname: '127.0.0.1',
+        upgrade: runtime.upgrade,
+      },
+      () => resolve(s),
+    );
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -112,7 +135,11 @@ export async function startTestServer(options: { config?: Record<string, any>; e
       const { json, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
-      const res = await request(path, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+      const res = await request(path, {
+        ...rest,
+        headers,
+        body: json !== undefined ? JSON.stringify(json) : rest.body,
+      });
       const text = await res.text();
       let body: any;
       try {

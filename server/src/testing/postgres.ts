@@ -64,21 +64,29 @@ export interface ClusterOptions {
  * Starts a PostgreSQL server of our own with initdb and postgres from the machine's PostgreSQL
  * packages. Root may not run postgres, so it runs as the postgres user when we are root.
  */
-export async function startPostgresCluster(options: ClusterOptions = {}): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startPostgresCluster(
+  options: ClusterOptions = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
   const bin = binDir();
   if (!bin) throw new Error('No PostgreSQL binaries (initdb) on this machine');
   const temporary = !options.dir;
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'portcullis-pg-')));
   await mkdir(dir, { recursive: true });
   spawnSync('chown', ['postgres', dir]);
-  const asPostgres = (args: string[]) => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
+  const asPostgres = (args: string[]) =>
+    (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [
+      string,
+      string[],
+    ];
   if (!existsSync(path.join(dir, 'PG_VERSION'))) {
     const [cmd, args] = asPostgres([path.join(bin, 'initdb'), '-D', dir, '-U', 'postgres', '--auth=trust']);
     const init = spawnSync(cmd, args, { stdio: 'ignore' });
     if (init.status !== 0) throw new Error('initdb failed');
   }
   const port = await freePort();
-  const settings = Object.entries({ listen_addresses: '127.0.0.1', fsync: 'off', ...options.settings }).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  const settings = Object.entries({ listen_addresses: '127.0.0.1', fsync: 'off', ...options.settings }).flatMap(
+    ([k, v]) => ['-c', `${k}=${v}`],
+  );
   const [pcmd, pargs] = asPostgres([path.join(bin, 'postgres'), '-D', dir, '-p', String(port), '-k', dir, ...settings]);
   const child: ChildProcess = spawn(pcmd, pargs, { stdio: 'ignore' });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;

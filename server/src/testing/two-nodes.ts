@@ -27,7 +27,10 @@ export interface TwoNodes {
  * `clock`, when given, is both nodes' time; `redisUrl`, a Redis of the caller's (one it
  * restarts), left running on close.
  */
-export async function startTwoNodes(config: Record<string, unknown> = {}, options: { clock?: Clock; redisUrl?: string } = {}): Promise<TwoNodes> {
+export async function startTwoNodes(
+  config: Record<string, unknown> = {},
+  options: { clock?: Clock; redisUrl?: string } = {},
+): Promise<TwoNodes> {
   const pg = await acquireTestPostgres();
   const redis = options.redisUrl ? { url: options.redisUrl, release: async () => {} } : await acquireTestRedis();
   const base = {
@@ -36,14 +39,29 @@ export async function startTwoNodes(config: Record<string, unknown> = {}, option
     Redis: { Url: redis.url, KeyPrefix: `test:${randomUUID()}:` },
   };
   const appConfig = loadConfig({}, deepMerge(base, config));
-  const runtimes = await Promise.all([0, 1].map(() => boot(appConfig, { logger: createLogger({ level: 'silent' }), ...(options.clock ? { clock: options.clock } : {}) })));
+  const runtimes = await Promise.all(
+    [0, 1].map(() =>
+      boot(appConfig, {
+        logger: createLogger({ level: 'silent' }),
+        ...(options.clock ? { clock: options.clock } : {}),
+      }),
+    ),
+  );
   await Promise.all(runtimes.map((r) => r.ready));
   const nodes = await Promise.all(
     runtimes.map(
       (runtime) =>
         new Promise<TestNode>((resolve) => {
-          const server = serveApp({ fetch: runtime.app.fetch, config: appConfig, clock: runtime.deps.clock, port: 0, hostname: '127.0.0.1', upgrade: runtime.upgrade }, () =>
-            resolve({ runtime, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+          const server = serveApp(
+            {
+              fetch: runtime.app.fetch,
+              config: appConfig,
+              clock: runtime.deps.clock,
+              port: 0,
+              hostname: '127.0.0.1',
+              upgrade: runtime.upgrade,
+            },
+            () => resolve({ runtime, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
           );
         }),
     ),

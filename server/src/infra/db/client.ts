@@ -62,7 +62,13 @@ const CASING = 'snake_case' as const;
  * a developer's machine: 16 MB keeps an idle server near 280 MiB instead of 400 and more, and
  * the operating system's page cache still holds the files.
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'maintenance_work_mem=16MB'];
+export const PGLITE_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=16MB',
+  '-c',
+  'maintenance_work_mem=16MB',
+];
 
 async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
@@ -78,14 +84,16 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     exec: async (sql) => {
       await pg.exec(sql);
     },
-    query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (await pg.query<T>(sql, params)).rows,
+    query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+      (await pg.query<T>(sql, params)).rows,
     release: async () => {},
   };
   return {
     db,
     kind: 'pglite',
     session: async () => session,
-    prepared: async <T extends Record<string, unknown>>(text: string, params: unknown[]) => (await pg.query<T>(text, params)).rows,
+    prepared: async <T extends Record<string, unknown>>(text: string, params: unknown[]) =>
+      (await pg.query<T>(text, params)).rows,
     ping: async () => {
       await pg.query('select 1');
     },
@@ -103,7 +111,10 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
  * the pool's. Once its connection has dropped, the session's state (its locks) is gone: it then
  * refuses queries rather than carry on in a new connection as if nothing had happened.
  */
-function openSession(url: string, connectionOptions: postgres.Options<Record<string, postgres.PostgresType>>): SqlSession {
+function openSession(
+  url: string,
+  connectionOptions: postgres.Options<Record<string, postgres.PostgresType>>,
+): SqlSession {
   let opened = false;
   let lost = false;
   const own = postgres(url, {

@@ -50,7 +50,12 @@ async function listening(handler: (socket: Socket) => void): Promise<number> {
 
 /** As postgres.js builds its connection errors: code and errno both the name. */
 function connectionError(code: string): Error {
-  return Object.assign(new Error(`write ${code} 127.0.0.1:5432`), { code, errno: code, address: '127.0.0.1', port: 5432 });
+  return Object.assign(new Error(`write ${code} 127.0.0.1:5432`), {
+    code,
+    errno: code,
+    address: '127.0.0.1',
+    port: 5432,
+  });
 }
 
 /** As Node builds a socket error. */
@@ -91,21 +96,32 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
-  it.each(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT'])('postgres.js %s, raw and wrapped', (code) => {
-    expect(isDatabaseUnavailable(connectionError(code))).toBe(true);
-    expect(isDatabaseUnavailable(new DrizzleQueryError('select 1', [], connectionError(code)))).toBe(true);
-  });
+  it.each(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT'])(
+    'postgres.js %s, raw and wrapped',
+    (code) => {
+      expect(isDatabaseUnavailable(connectionError(code))).toBe(true);
+      expect(isDatabaseUnavailable(new DrizzleQueryError('select 1', [], connectionError(code)))).toBe(true);
+    },
+  );
 
-  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])('the socket: %s, raw and wrapped', (code) => {
-    expect(isDatabaseUnavailable(systemError(code))).toBe(true);
-    expect(isDatabaseUnavailable(new DrizzleQueryError('select 1', [], systemError(code)))).toBe(true);
-  });
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])(
+    'the socket: %s, raw and wrapped',
+    (code) => {
+      expect(isDatabaseUnavailable(systemError(code))).toBe(true);
+      expect(isDatabaseUnavailable(new DrizzleQueryError('select 1', [], systemError(code)))).toBe(true);
+    },
+  );
 
   it('every address of a host refused (an AggregateError from connecting to each)', () => {
-    const aggregate = Object.assign(new AggregateError([systemError('ECONNREFUSED', 'connect'), systemError('ECONNREFUSED', 'connect')], ''), { code: 'ECONNREFUSED' });
+    const aggregate = Object.assign(
+      new AggregateError([systemError('ECONNREFUSED', 'connect'), systemError('ECONNREFUSED', 'connect')], ''),
+      { code: 'ECONNREFUSED' },
+    );
     expect(isDatabaseUnavailable(aggregate)).toBe(true);
     // Without a code of its own: one of its errors says it.
-    expect(isDatabaseUnavailable(new AggregateError([new Error('other'), systemError('ETIMEDOUT', 'connect')], ''))).toBe(true);
+    expect(
+      isDatabaseUnavailable(new AggregateError([new Error('other'), systemError('ETIMEDOUT', 'connect')], '')),
+    ).toBe(true);
   });
 
   it.each([
@@ -137,7 +153,16 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it('not other failures', () => {
-    for (const error of [new Error('boom'), new TypeError('x is undefined'), systemError('ENOENT', 'open'), systemError('EACCES', 'open'), 'ECONNREFUSED', undefined, null, { code: 'MAX_PARAMETERS_EXCEEDED' }]) {
+    for (const error of [
+      new Error('boom'),
+      new TypeError('x is undefined'),
+      systemError('ENOENT', 'open'),
+      systemError('EACCES', 'open'),
+      'ECONNREFUSED',
+      undefined,
+      null,
+      { code: 'MAX_PARAMETERS_EXCEEDED' },
+    ]) {
       expect(isDatabaseUnavailable(error)).toBe(false);
     }
   });

@@ -22,8 +22,17 @@ export function postgresErrorCode(error: unknown): string | undefined {
  * wrap them (THIRD_PARTY, the OAuth providers' errors), and ioredis rejects with errors of its own.
  */
 const CONNECTION_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
 ]);
 
 /**
@@ -46,8 +55,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let visited = 0; visited < 16 && pending.length > 0; visited++) {
     const current = pending.shift();
     if (!current || typeof current !== 'object') continue;
-    const { code, errno, cause, errors } = current as { code?: unknown; errno?: unknown; cause?: unknown; errors?: unknown };
-    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || (errno === undefined && /^[0-9A-Z]{5}$/.test(code) && unavailableState(code)))) return true;
+    const { code, errno, cause, errors } = current as {
+      code?: unknown;
+      errno?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
+    if (
+      typeof code === 'string' &&
+      (CONNECTION_CODES.has(code) || (errno === undefined && /^[0-9A-Z]{5}$/.test(code) && unavailableState(code)))
+    )
+      return true;
     if (cause !== undefined) pending.push(cause);
     if (Array.isArray(errors)) pending.push(...errors);
   }

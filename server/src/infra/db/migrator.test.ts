@@ -44,10 +44,16 @@ describe('upgrade engine on PostgreSQL', () => {
       const again = await runUpgrade(db, { appVersion: '1.1.0', logger });
       expect(again.applied).toEqual([]);
       expect(again.alreadyApplied).toEqual(first.applied);
-      const versions = await query<{ version: string; checksum: string; app_version: string }>(schema, 'select * from schema_versions order by version');
+      const versions = await query<{ version: string; checksum: string; app_version: string }>(
+        schema,
+        'select * from schema_versions order by version',
+      );
       expect(versions.map((v) => v.version)).toEqual(first.applied);
       expect(versions.every((v) => v.app_version === '1.0.0' && v.checksum.length === 64)).toBe(true);
-      const apps = await query<{ app_version: string }>(schema, 'select app_version from app_versions order by app_version');
+      const apps = await query<{ app_version: string }>(
+        schema,
+        'select app_version from app_versions order by app_version',
+      );
       expect(apps.map((a) => a.app_version)).toEqual(['1.0.0', '1.1.0']);
     } finally {
       await db.close();
@@ -56,7 +62,10 @@ describe('upgrade engine on PostgreSQL', () => {
 
   it('lets two nodes start together: each migration is applied exactly once', async () => {
     const schema = await freshSchema();
-    const nodes = await Promise.all([openDatabase({ url: pg.url, searchPath: schema }), openDatabase({ url: pg.url, searchPath: schema })]);
+    const nodes = await Promise.all([
+      openDatabase({ url: pg.url, searchPath: schema }),
+      openDatabase({ url: pg.url, searchPath: schema }),
+    ]);
     try {
       const results = await Promise.all(nodes.map((db) => runUpgrade(db, { appVersion: '1.0.0', logger })));
       const applied = results.flatMap((r) => r.applied).sort();
@@ -97,7 +106,9 @@ describe('upgrade engine on PostgreSQL', () => {
       const migrations = await loadMigrations();
       await runUpgrade(db, { appVersion: '1.0.0', logger, migrations });
       const edited = migrations.map((m, i) => (i === 0 ? { ...m, checksum: 'f'.repeat(64) } : m));
-      await expect(runUpgrade(db, { appVersion: '1.0.1', logger, migrations: edited })).rejects.toBeInstanceOf(MigrationChecksumError);
+      await expect(runUpgrade(db, { appVersion: '1.0.1', logger, migrations: edited })).rejects.toBeInstanceOf(
+        MigrationChecksumError,
+      );
     } finally {
       await db.close();
     }
@@ -108,9 +119,19 @@ describe('upgrade engine on PostgreSQL', () => {
     const db = await openDatabase({ url: pg.url, searchPath: schema });
     try {
       const migrations = await loadMigrations();
-      const broken = [...migrations, { tag: '9999_broken', checksum: 'a'.repeat(64), statements: ['CREATE TABLE half_done (id int)', 'SELECT no_such_column FROM half_done'] }];
+      const broken = [
+        ...migrations,
+        {
+          tag: '9999_broken',
+          checksum: 'a'.repeat(64),
+          statements: ['CREATE TABLE half_done (id int)', 'SELECT no_such_column FROM half_done'],
+        },
+      ];
       await expect(runUpgrade(db, { appVersion: '1.0.0', logger, migrations: broken })).rejects.toThrow();
-      const tables = await query<{ n: string }>(schema, `select count(*) as n from information_schema.tables where table_schema = '${schema}' and table_name = 'half_done'`);
+      const tables = await query<{ n: string }>(
+        schema,
+        `select count(*) as n from information_schema.tables where table_schema = '${schema}' and table_name = 'half_done'`,
+      );
       expect(Number(tables[0]!.n)).toBe(0);
       const versions = await query<{ version: string }>(schema, 'select version from schema_versions');
       expect(versions.map((v) => v.version)).toEqual(migrations.map((m) => m.tag));
@@ -125,7 +146,10 @@ describe('upgrade engine on PostgreSQL', () => {
     const other = postgres(pg.url, { max: 1, onnotice: () => {}, connection: { search_path: `${schema},public` } });
     const holder = await other.reserve();
     await holder.unsafe(`select pg_advisory_lock(hashtext('portcullis.upgrade.' || current_schema()))`);
-    const config = loadConfig({}, { App: { Env: 'test', LogLevel: 'silent' }, Database: { Url: pg.url, Schema: schema, MaxConnections: 4 } });
+    const config = loadConfig(
+      {},
+      { App: { Env: 'test', LogLevel: 'silent' }, Database: { Url: pg.url, Schema: schema, MaxConnections: 4 } },
+    );
     const runtime = await boot(config, { logger });
     try {
       const api = await runtime.app.request('/api/System/ServerTime');

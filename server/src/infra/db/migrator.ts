@@ -30,7 +30,9 @@ export function findProjectRoot(from = import.meta.dirname): string {
 
 export async function loadMigrations(root = findProjectRoot()): Promise<Migration[]> {
   const dir = path.join(root, 'db', 'migrations');
-  const journal = JSON.parse(await readFile(path.join(dir, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ idx: number; tag: string }> };
+  const journal = JSON.parse(await readFile(path.join(dir, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ idx: number; tag: string }>;
+  };
   const entries = [...journal.entries].sort((a, b) => a.idx - b.idx);
   return Promise.all(
     entries.map(async ({ tag }) => {
@@ -101,7 +103,12 @@ async function inTransaction(session: SqlSession, work: () => Promise<void>): Pr
 }
 
 /** Applies the migrations not yet recorded, in order, each in its own transaction. */
-async function applyPending(session: Awaited<ReturnType<DatabaseHandle['session']>>, migrations: Migration[], applied: Map<string, string>, options: UpgradeOptions): Promise<UpgradeResult> {
+async function applyPending(
+  session: Awaited<ReturnType<DatabaseHandle['session']>>,
+  migrations: Migration[],
+  applied: Map<string, string>,
+  options: UpgradeOptions,
+): Promise<UpgradeResult> {
   const result: UpgradeResult = { applied: [], alreadyApplied: [] };
   let databaseLocked = false;
   try {
@@ -109,7 +116,8 @@ async function applyPending(session: Awaited<ReturnType<DatabaseHandle['session'
       const checksum = applied.get(migration.tag);
       if (checksum !== undefined) {
         // An edited migration that already ran would leave this database unlike a fresh one.
-        if (checksum !== migration.checksum) throw new MigrationChecksumError(`Migration ${migration.tag} changed after it was applied`);
+        if (checksum !== migration.checksum)
+          throw new MigrationChecksumError(`Migration ${migration.tag} changed after it was applied`);
         result.alreadyApplied.push(migration.tag);
         continue;
       }
@@ -120,7 +128,11 @@ async function applyPending(session: Awaited<ReturnType<DatabaseHandle['session'
       options.logger.info('applying migration', { migration: migration.tag });
       await inTransaction(session, async () => {
         for (const statement of migration.statements) await session.exec(statement);
-        await session.query('INSERT INTO schema_versions (version, checksum, app_version) VALUES ($1, $2, $3)', [migration.tag, migration.checksum, options.appVersion]);
+        await session.query('INSERT INTO schema_versions (version, checksum, app_version) VALUES ($1, $2, $3)', [
+          migration.tag,
+          migration.checksum,
+          options.appVersion,
+        ]);
       });
       result.applied.push(migration.tag);
     }
@@ -137,7 +149,9 @@ export async function runUpgrade(handle: DatabaseHandle, options: UpgradeOptions
     await session.query(`SELECT pg_advisory_lock(${LOCK_KEY})`);
     try {
       await session.exec(ENGINE_TABLES);
-      const rows = await session.query<{ version: string; checksum: string }>('SELECT version, checksum FROM schema_versions');
+      const rows = await session.query<{ version: string; checksum: string }>(
+        'SELECT version, checksum FROM schema_versions',
+      );
       const applied = new Map(rows.map((r) => [r.version, r.checksum]));
       const result = await applyPending(session, migrations, applied, options);
       await options.afterMigrations?.();

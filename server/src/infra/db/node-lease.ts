@@ -7,7 +7,10 @@ import type { DatabaseHandle } from './client.js';
  * dedicated connection for the life of the process: two live nodes can never hold the same
  * number, and a crashed node's number frees itself when its connection drops.
  */
-export async function claimNodeId(handle: DatabaseHandle, configured?: number): Promise<{ nodeId: number; release(): Promise<void> }> {
+export async function claimNodeId(
+  handle: DatabaseHandle,
+  configured?: number,
+): Promise<{ nodeId: number; release(): Promise<void> }> {
   if (configured !== undefined) return { nodeId: configured, release: async () => {} };
   // The embedded database serves one process: any number is free.
   if (handle.kind === 'pglite') return { nodeId: randomInt(MAX_NODE_ID + 1), release: async () => {} };
@@ -23,7 +26,9 @@ export async function claimNodeId(handle: DatabaseHandle, configured?: number): 
       return {
         nodeId: candidate,
         release: async () => {
-          await session.query(`SELECT pg_advisory_unlock(hashtext('portcullis.node.' || current_schema()), $1)`, [candidate]).catch(() => undefined);
+          await session
+            .query(`SELECT pg_advisory_unlock(hashtext('portcullis.node.' || current_schema()), $1)`, [candidate])
+            .catch(() => undefined);
           await session.release();
         },
       };
@@ -41,7 +46,9 @@ export async function loadIdKey(handle: DatabaseHandle, generate: () => string):
       `INSERT INTO system_settings (setting_key, setting_value) VALUES ('system.idKey', $1) ON CONFLICT (setting_key) DO NOTHING`,
       [JSON.stringify(generate())],
     );
-    const [row] = await session.query<{ setting_value: string }>(`SELECT setting_value FROM system_settings WHERE setting_key = 'system.idKey'`);
+    const [row] = await session.query<{ setting_value: string }>(
+      `SELECT setting_value FROM system_settings WHERE setting_key = 'system.idKey'`,
+    );
     return JSON.parse(row!.setting_value) as string;
   } finally {
     await session.release();

@@ -31,14 +31,20 @@ afterAll(async () => {
 });
 
 const literal = (v: unknown): string =>
-  v === null ? 'null' : typeof v === 'boolean' || typeof v === 'number' || typeof v === 'bigint' ? String(v) : `'${String(v).replaceAll("'", "''")}'`;
+  v === null
+    ? 'null'
+    : typeof v === 'boolean' || typeof v === 'number' || typeof v === 'bigint'
+      ? String(v)
+      : `'${String(v).replaceAll("'", "''")}'`;
 
 let statements = 0;
 /** The generic plan of a statement given as text with $n parameters, run with `params`. */
 async function genericPlan(text: string, params: unknown[]): Promise<string> {
   const name = `plan_probe_${++statements}`;
   await session.exec(`prepare ${name} as ${text}`);
-  const rows = await session.query<{ 'QUERY PLAN': string }>(`explain execute ${name}${params.length ? `(${params.map(literal).join(', ')})` : ''}`);
+  const rows = await session.query<{ 'QUERY PLAN': string }>(
+    `explain execute ${name}${params.length ? `(${params.map(literal).join(', ')})` : ''}`,
+  );
   await session.exec(`deallocate ${name}`);
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
@@ -59,18 +65,29 @@ describe('lookups keep their partial unique index in generic plans', () => {
   it('the risk check of a successful login reads only successes (login_logs_user_success_time_idx)', async () => {
     const { sql: text, params } = loginLogInsert(runtime.deps.db, true).toSQL();
     // A generic plan does not depend on the values: nulls stand in for every parameter.
-    const plan = await genericPlan(text, params.map(() => null));
+    const plan = await genericPlan(
+      text,
+      params.map(() => null),
+    );
     expect(plan).toContain('login_logs_user_success_time_idx');
   });
 
   it("the risk check inside a login's session insert reads only successes too", async () => {
     const parameters = INSERT_LOGIN_SESSION.match(/\$\d+/g)!.reduce((n, p) => Math.max(n, Number(p.slice(1))), 0);
-    const plan = await genericPlan(INSERT_LOGIN_SESSION, Array.from({ length: parameters }, () => null));
+    const plan = await genericPlan(
+      INSERT_LOGIN_SESSION,
+      Array.from({ length: parameters }, () => null),
+    );
     expect(plan).toContain('login_logs_user_success_time_idx');
   });
 
   it('a literal false keeps the index usable where a parameter does not (why notDeleted exists)', async () => {
-    const lookup = (deleted: SQL) => runtime.deps.db.select({ id: users.id }).from(users).where(and(deleted, sql`lower(${users.email}) = ${'x@example.test'}`)).toSQL();
+    const lookup = (deleted: SQL) =>
+      runtime.deps.db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(deleted, sql`lower(${users.email}) = ${'x@example.test'}`))
+        .toSQL();
     const withLiteral = lookup(notDeleted(users.isDeleted));
     const withParameter = lookup(eq(users.isDeleted, false));
     expect(await genericPlan(withLiteral.sql, withLiteral.params)).toContain('users_email_uq');

@@ -23,7 +23,12 @@ function pgliteVersion(): string {
 const versionFile = (image: string) => `${image}.version`;
 
 export async function writePgliteImage(image: string): Promise<boolean> {
-  if (existsSync(image) && existsSync(versionFile(image)) && (await readFile(versionFile(image), 'utf8')) === pgliteVersion()) return false;
+  if (
+    existsSync(image) &&
+    existsSync(versionFile(image)) &&
+    (await readFile(versionFile(image), 'utf8')) === pgliteVersion()
+  )
+    return false;
   const pg = await PGlite.create({ extensions: { pg_trgm }, startParams: PGLITE_START_PARAMS });
   const blob = await pg.dumpDataDir('gzip');
   await pg.close();

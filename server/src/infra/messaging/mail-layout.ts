@@ -4,9 +4,33 @@ import type { OutgoingMessage } from './transport.js';
 
 /** Texts of the frame every e-mail is sent in. */
 const texts = defineMessages('mailLayout', {
-  time: { 'zh-CN': '时间', 'zh-TW': '時間', 'en-US': 'Time', 'ja-JP': '日時', 'ko-KR': '시간', 'de-DE': 'Zeit', 'hi-IN': 'समय' },
-  address: { 'zh-CN': 'IP 地址', 'zh-TW': 'IP 位址', 'en-US': 'IP address', 'ja-JP': 'IP アドレス', 'ko-KR': 'IP 주소', 'de-DE': 'IP-Adresse', 'hi-IN': 'IP पता' },
-  device: { 'zh-CN': '设备', 'zh-TW': '裝置', 'en-US': 'Device', 'ja-JP': 'デバイス', 'ko-KR': '기기', 'de-DE': 'Gerät', 'hi-IN': 'डिवाइस' },
+  time: {
+    'zh-CN': '时间',
+    'zh-TW': '時間',
+    'en-US': 'Time',
+    'ja-JP': '日時',
+    'ko-KR': '시간',
+    'de-DE': 'Zeit',
+    'hi-IN': 'समय',
+  },
+  address: {
+    'zh-CN': 'IP 地址',
+    'zh-TW': 'IP 位址',
+    'en-US': 'IP address',
+    'ja-JP': 'IP アドレス',
+    'ko-KR': 'IP 주소',
+    'de-DE': 'IP-Adresse',
+    'hi-IN': 'IP पता',
+  },
+  device: {
+    'zh-CN': '设备',
+    'zh-TW': '裝置',
+    'en-US': 'Device',
+    'ja-JP': 'デバイス',
+    'ko-KR': '기기',
+    'de-DE': 'Gerät',
+    'hi-IN': 'डिवाइस',
+  },
   footer: {
     'zh-CN': '此邮件由 {site} 自动发送，请勿直接回复。',
     'zh-TW': '此郵件由 {site} 自動發送，請勿直接回覆。',
@@ -35,7 +59,10 @@ function textToHtml(text: string): string {
     .map((line) => {
       const html = escapeHtml(line)
         .replace(/https?:\/\/[^\s<>"']+/g, (url) => `<a href="${url}" style="color:#1f6feb">${url}</a>`)
-        .replace(/(^|[^\w/#=&;.-])(\d{4,8})(?=$|[\s,;:!?)（），。]|\.(?:\s|$))/g, '$1<strong style="font-size:20px;letter-spacing:3px">$2</strong>');
+        .replace(
+          /(^|[^\w/#=&;.-])(\d{4,8})(?=$|[\s,;:!?)（），。]|\.(?:\s|$))/g,
+          '$1<strong style="font-size:20px;letter-spacing:3px">$2</strong>',
+        );
       return `<p style="margin:0 0 14px">${html}</p>`;
     })
     .join('');
@@ -44,7 +71,11 @@ function textToHtml(text: string): string {
 function detailRows(message: OutgoingMessage, culture: Culture, site: MailSite): Array<[string, string]> {
   const d = message.details;
   if (!d) return [];
-  const time = new Intl.DateTimeFormat(culture, { dateStyle: 'long', timeStyle: 'long', timeZone: site.timeZone }).format(d.time);
+  const time = new Intl.DateTimeFormat(culture, {
+    dateStyle: 'long',
+    timeStyle: 'long',
+    timeZone: site.timeZone,
+  }).format(d.time);
   return [
     [translate(culture, texts.time), time],
     ...(d.ip ? [[translate(culture, texts.address), d.ip] as [string, string]] : []),
@@ -57,13 +88,18 @@ export function layoutMail(message: OutgoingMessage, site: MailSite): OutgoingMe
   const culture = message.culture ?? site.defaultCulture;
   const details = detailRows(message, culture, site);
   const footer = translate(culture, texts.footer, { site: site.title });
-  const text = [message.text, details.map(([k, v]) => `${k}: ${v}`).join('\n'), `-- \n${footer}`].filter(Boolean).join('\n\n');
+  const text = [message.text, details.map(([k, v]) => `${k}: ${v}`).join('\n'), `-- \n${footer}`]
+    .filter(Boolean)
+    .join('\n\n');
   const header = site.logoUrl
     ? `<img src="${escapeHtml(site.logoUrl)}" alt="${escapeHtml(site.title)}" height="32" style="vertical-align:middle;margin-right:10px">`
     : '';
   const table = details.length
     ? `<table style="border-collapse:collapse;margin:8px 0 16px;font-size:14px">${details
-        .map(([k, v]) => `<tr><td style="padding:4px 16px 4px 0;color:#57606a">${escapeHtml(k)}</td><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`)
+        .map(
+          ([k, v]) =>
+            `<tr><td style="padding:4px 16px 4px 0;color:#57606a">${escapeHtml(k)}</td><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`,
+        )
         .join('')}</table>`
     : '';
   const html = `<!doctype html><html lang="${culture}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(message.subject ?? site.title)}</title></head>

@@ -34,5 +34,10 @@ export async function readOutbox(dir: string): Promise<Array<OutgoingMessage & {
   } catch {
     return [];
   }
-  return Promise.all(names.map(async (n) => ({ ...(JSON.parse(await readFile(path.join(dir, n), 'utf8')) as OutgoingMessage & { sentAt: string }), file: n })));
+  return Promise.all(
+    names.map(async (n) => ({
+      ...(JSON.parse(await readFile(path.join(dir, n), 'utf8')) as OutgoingMessage & { sentAt: string }),
+      file: n,
+    })),
+  );
 }

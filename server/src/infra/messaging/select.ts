@@ -16,8 +16,14 @@ import type { MessageTransport } from './transport.js';
  * cannot be switched off (second-factor codes, security notices) ask `available` instead: the
  * e-mail and phone second factors are not offered without their channel.
  */
-export function createMessageTransport(config: AppConfig, deps: { clock: Clock }): MessageTransport & { close(): void } {
-  const outbox = config.App.Env === 'production' ? undefined : createOutboxTransport({ dir: path.join(config.App.DataDir, 'outbox'), clock: deps.clock });
+export function createMessageTransport(
+  config: AppConfig,
+  deps: { clock: Clock },
+): MessageTransport & { close(): void } {
+  const outbox =
+    config.App.Env === 'production'
+      ? undefined
+      : createOutboxTransport({ dir: path.join(config.App.DataDir, 'outbox'), clock: deps.clock });
   const smtp = config.Mail.Host ? createSmtpTransport(config.Mail) : undefined;
   const missing = (channel: string): MessageTransport => ({
     send: () => Promise.reject(new Error(`No ${channel} transport is configured`)),
@@ -25,7 +31,12 @@ export function createMessageTransport(config: AppConfig, deps: { clock: Clock }
   const email = smtp ?? outbox ?? missing('e-mail');
   const sms = config.Sms.Url ? createHttpSmsTransport(config.Sms) : (outbox ?? missing('SMS'));
   const has = { email: !!(smtp ?? outbox), sms: !!(config.Sms.Url || outbox) };
-  const site = { title: config.App.Name, logoUrl: config.App.LogoUrl, defaultCulture: config.Localization.DefaultCulture, timeZone: config.App.DefaultTimeZone };
+  const site = {
+    title: config.App.Name,
+    logoUrl: config.App.LogoUrl,
+    defaultCulture: config.Localization.DefaultCulture,
+    timeZone: config.App.DefaultTimeZone,
+  };
   return {
     send: (message) => (message.channel === 'email' ? email.send(layoutMail(message, site)) : sms.send(message)),
     available: (channel) => has[channel],
@@ -43,13 +54,18 @@ export function missingTransports(config: AppConfig): string[] {
     auth.RegistrationEnabled && 'Saas__Auth__RegistrationEnabled',
     auth.PasswordResetEnabled && 'Saas__Auth__PasswordResetEnabled',
   ].filter(Boolean);
-  if (mailFeatures.length && !config.Mail.Host) problems.push(`Mail__Host is not set but ${mailFeatures.join(', ')} need e-mail`);
-  if (auth.PhoneCodeLoginEnabled && !config.Sms.Url) problems.push('Sms__Url is not set but Saas__Auth__PhoneCodeLoginEnabled needs SMS');
+  if (mailFeatures.length && !config.Mail.Host)
+    problems.push(`Mail__Host is not set but ${mailFeatures.join(', ')} need e-mail`);
+  if (auth.PhoneCodeLoginEnabled && !config.Sms.Url)
+    problems.push('Sms__Url is not set but Saas__Auth__PhoneCodeLoginEnabled needs SMS');
   return problems;
 }
 
 /** Production refuses to start without a transport for an enabled method (the outbox is for development). */
 export function checkMessagingConfig(config: AppConfig): void {
   const problems = missingTransports(config);
-  if (problems.length) throw new ConfigError(`Messaging is not configured for production:\n  ${problems.join('\n  ')}\n(or switch the feature off)`);
+  if (problems.length)
+    throw new ConfigError(
+      `Messaging is not configured for production:\n  ${problems.join('\n  ')}\n(or switch the feature off)`,
+    );
 }

@@ -23,7 +23,14 @@ export function createSmtpTransport(mail: AppConfig['Mail']): MessageTransport &
   return {
     async send(message) {
       if (message.channel !== 'email') throw new Error('The SMTP transport sends e-mail only');
-      await transporter.sendMail({ from: mail.From, to: message.to, subject: message.subject ?? '', text: message.text, html: message.html, headers: { 'X-Portcullis-Kind': message.kind } });
+      await transporter.sendMail({
+        from: mail.From,
+        to: message.to,
+        subject: message.subject ?? '',
+        text: message.text,
+        html: message.html,
+        headers: { 'X-Portcullis-Kind': message.kind },
+      });
     },
     close: () => transporter.close(),
   };

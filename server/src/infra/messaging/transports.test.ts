@@ -28,7 +28,8 @@ interface ReceivedMail {
 }
 
 /** Decodes what a mail body may be encoded as (quoted-printable soft breaks and escapes). */
-const decodeQuotedPrintable = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const decodeQuotedPrintable = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 async function startSmtp(): Promise<{ port: number; mails: ReceivedMail[]; close(): Promise<void> }> {
   const mails: ReceivedMail[] = [];
@@ -45,7 +46,11 @@ async function startSmtp(): Promise<{ port: number; mails: ReceivedMail[]; close
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw: decodeQuotedPrintable(Buffer.concat(chunks).toString('utf8')) });
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: decodeQuotedPrintable(Buffer.concat(chunks).toString('utf8')),
+        });
         callback();
       });
     },
@@ -56,7 +61,12 @@ async function startSmtp(): Promise<{ port: number; mails: ReceivedMail[]; close
 }
 
 type SmsMode = 'ok' | 'fail' | 'hang';
-async function startSmsProvider(): Promise<{ url: string; received: Array<{ body: Record<string, unknown>; authorization?: string }>; mode: { value: SmsMode }; close(): Promise<void> }> {
+async function startSmsProvider(): Promise<{
+  url: string;
+  received: Array<{ body: Record<string, unknown>; authorization?: string }>;
+  mode: { value: SmsMode };
+  close(): Promise<void>;
+}> {
   const received: Array<{ body: Record<string, unknown>; authorization?: string }> = [];
   const mode = { value: 'ok' as SmsMode };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -74,10 +84,11 @@ async function startSmsProvider(): Promise<{ url: string; received: Array<{ body
     url: `http://127.0.0.1:${port}/messages`,
     received,
     mode,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -91,7 +102,8 @@ async function closedPort(): Promise<number> {
 }
 
 const EN = { 'x-language': 'en-US' };
-const post = (server: TestServer, route: string, json: unknown) => server.json(route, { method: 'POST', json, headers: EN });
+const post = (server: TestServer, route: string, json: unknown) =>
+  server.json(route, { method: 'POST', json, headers: EN });
 const codeOf = (text: string) => /\b(\d{6})\b/.exec(text)![1]!;
 
 describe('SMTP and the HTTP SMS provider', () => {
@@ -103,7 +115,13 @@ describe('SMTP and the HTTP SMS provider', () => {
     sms = await startSmsProvider();
     server = await startTestServer({
       config: {
-        Mail: { Host: '127.0.0.1', Port: smtp.port, User: 'mailer', Password: 'mail-secret', From: 'Portcullis <id@example.test>' },
+        Mail: {
+          Host: '127.0.0.1',
+          Port: smtp.port,
+          User: 'mailer',
+          Password: 'mail-secret',
+          From: 'Portcullis <id@example.test>',
+        },
         Sms: { Url: sms.url, ApiKey: 'sms-key', From: 'PORTCULLIS', TimeoutSeconds: 1 },
         Saas: { Auth: { CaptchaEnabled: false } },
         App: { TrustForwardedHeaders: true },
@@ -118,13 +136,20 @@ describe('SMTP and the HTTP SMS provider', () => {
 
   it('mails a sign-in code through SMTP, localized by X-Language, and the code signs in', async () => {
     const user = await createTestUser(server.runtime.deps);
-    const res = await server.json('/api/Auth/EmailLoginCode', { method: 'POST', json: { email: user.email }, headers: { 'x-language': 'de-DE' } });
+    const res = await server.json('/api/Auth/EmailLoginCode', {
+      method: 'POST',
+      json: { email: user.email },
+      headers: { 'x-language': 'de-DE' },
+    });
     expect(res.status).toBe(200);
     const mail = smtp.mails.find((m) => m.to.includes(user.email!))!;
     expect(mail.from).toBe('id@example.test');
     expect(mail.raw).toMatch(/X-Portcullis-Kind: login-code/);
     expect(mail.raw).toContain('Ihr Anmeldecode lautet');
-    const login = await post(server, '/api/Auth/EmailLogin', { email: user.email, code: codeOf(mail.raw.split('Ihr Anmeldecode lautet')[1]!) });
+    const login = await post(server, '/api/Auth/EmailLogin', {
+      email: user.email,
+      code: codeOf(mail.raw.split('Ihr Anmeldecode lautet')[1]!),
+    });
     expect(login.status).toBe(200);
     // Nothing went to the outbox: SMTP is configured.
     expect(await readOutbox(path.join(server.runtime.deps.config.App.DataDir, 'outbox'))).toEqual([]);
@@ -132,10 +157,14 @@ describe('SMTP and the HTTP SMS provider', () => {
 
   it('mails the password reset link through SMTP', async () => {
     const user = await createTestUser(server.runtime.deps);
-    expect((await post(server, '/api/Auth/PasswordResetRequest', { email: user.email })).body.data).toEqual({ accepted: true });
+    expect((await post(server, '/api/Auth/PasswordResetRequest', { email: user.email })).body.data).toEqual({
+      accepted: true,
+    });
     const mail = smtp.mails.filter((m) => m.to.includes(user.email!)).at(-1)!;
     const token = /reset-password\?token=([A-Za-z0-9_-]{43})/.exec(mail.raw)![1]!;
-    expect((await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: 'Via#Smtp-Reset1' })).status).toBe(200);
+    expect(
+      (await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: 'Via#Smtp-Reset1' })).status,
+    ).toBe(200);
   });
 
   it('texts a code through the HTTP provider (JSON, bearer key) and the code signs in', async () => {
@@ -145,7 +174,9 @@ describe('SMTP and the HTTP SMS provider', () => {
     const sent = sms.received.at(-1)!;
     expect(sent.authorization).toBe('Bearer sms-key');
     expect(sent.body).toMatchObject({ to: '+15550200', from: 'PORTCULLIS', kind: 'login-code' });
-    expect((await post(server, '/api/Auth/PhoneLogin', { phone: '+15550200', code: codeOf(String(sent.body.text)) })).status).toBe(200);
+    expect(
+      (await post(server, '/api/Auth/PhoneLogin', { phone: '+15550200', code: codeOf(String(sent.body.text)) })).status,
+    ).toBe(200);
   });
 
   it('answers 502 / 14000 when the provider fails or hangs, and leaves no usable code', async () => {
@@ -154,7 +185,11 @@ describe('SMTP and the HTTP SMS provider', () => {
     for (const [i, mode] of (['fail', 'hang'] as const).entries()) {
       sms.mode.value = mode;
       // A client address per attempt: the one-a-minute rule is per number and address.
-      const res = await server.json('/api/Auth/PhoneLoginCode', { method: 'POST', json: { phone: '+15550201' }, headers: { ...EN, 'x-forwarded-for': `10.0.0.${i + 1}` } });
+      const res = await server.json('/api/Auth/PhoneLoginCode', {
+        method: 'POST',
+        json: { phone: '+15550201' },
+        headers: { ...EN, 'x-forwarded-for': `10.0.0.${i + 1}` },
+      });
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({ code: 14000, isSuccess: false });
       expect(res.body.data).toMatch(/external service/);
@@ -168,7 +203,12 @@ describe('SMTP and the HTTP SMS provider', () => {
 describe('transport failures', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ config: { Mail: { Host: '127.0.0.1', Port: await closedPort(), TimeoutSeconds: 2 }, Saas: { Auth: { CaptchaEnabled: false } } } });
+    server = await startTestServer({
+      config: {
+        Mail: { Host: '127.0.0.1', Port: await closedPort(), TimeoutSeconds: 2 },
+        Saas: { Auth: { CaptchaEnabled: false } },
+      },
+    });
   });
   afterAll(() => server.close());
 
@@ -182,10 +222,16 @@ describe('transport failures', () => {
     expect(issued).toMatch(/^\d{6}$/);
     expect((await post(server, '/api/Auth/EmailLogin', { email: user.email, code: issued })).status).toBe(400);
 
-    const reg = await post(server, '/api/Auth/Register', { email: 'failing-mail@example.test', password: 'Str0ng#Passw0rd!' });
+    const reg = await post(server, '/api/Auth/Register', {
+      email: 'failing-mail@example.test',
+      password: 'Str0ng#Passw0rd!',
+    });
     expect(reg.status).toBe(502);
     // Undone: the same registration can be tried again (no 409), and it fails the same way.
-    expect((await post(server, '/api/Auth/Register', { email: 'failing-mail@example.test', password: 'Str0ng#Passw0rd!' })).status).toBe(502);
+    expect(
+      (await post(server, '/api/Auth/Register', { email: 'failing-mail@example.test', password: 'Str0ng#Passw0rd!' }))
+        .status,
+    ).toBe(502);
 
     // The link of the mail that could not be sent: read from the message handed to the
     // transport, it must not work (the reset was undone).
@@ -204,22 +250,63 @@ describe('transport failures', () => {
       messages.send = send;
     }
     expect(attempted).toHaveLength(2);
-    const consumed = await post(server, '/api/Auth/ConsumePasswordResetToken', { token: tokenIn(attempted[0]!), newPassword: 'N3w#Secret-Phrase' });
+    const consumed = await post(server, '/api/Auth/ConsumePasswordResetToken', {
+      token: tokenIn(attempted[0]!),
+      newPassword: 'N3w#Secret-Phrase',
+    });
     expect(consumed.status).toBe(400);
   });
 });
 
 describe('environments', () => {
   it('production refuses to start without a transport for an enabled method', async () => {
-    const production = { App: { Env: 'production' }, Jwt: { SecretKey: 'q8Zt3vJ0pW6yN2cR5mK9xL1bF4hD7gS0aE3uI6oT' }, Saas: { Seed: { AdminPassword: 'Pr0d#Seed-Secret' } }, Database: { InMemory: true } };
-    await expect(boot(loadConfig({}, production), { logger: createLogger({ level: 'silent' }) })).rejects.toThrow(ConfigError);
-    await expect(boot(loadConfig({}, production), { logger: createLogger({ level: 'silent' }) })).rejects.toThrow(/Mail__Host is not set/);
+    const production = {
+      App: { Env: 'production' },
+      Jwt: { SecretKey: 'q8Zt3vJ0pW6yN2cR5mK9xL1bF4hD7gS0aE3uI6oT' },
+      Saas: { Seed: { AdminPassword: 'Pr0d#Seed-Secret' } },
+      Database: { InMemory: true },
+    };
+    await expect(boot(loadConfig({}, production), { logger: createLogger({ level: 'silent' }) })).rejects.toThrow(
+      ConfigError,
+    );
+    await expect(boot(loadConfig({}, production), { logger: createLogger({ level: 'silent' }) })).rejects.toThrow(
+      /Mail__Host is not set/,
+    );
     expect(missingTransports(loadConfig({}, production))).toEqual([
       'Mail__Host is not set but Saas__Auth__EmailCodeLoginEnabled, Saas__Auth__RegistrationEnabled, Saas__Auth__PasswordResetEnabled need e-mail',
       'Sms__Url is not set but Saas__Auth__PhoneCodeLoginEnabled needs SMS',
     ]);
-    expect(() => checkMessagingConfig(loadConfig({}, { ...production, Saas: { ...production.Saas, Auth: { PhoneCodeLoginEnabled: false } }, Mail: { Host: 'smtp.example.test' } }))).not.toThrow();
-    expect(() => checkMessagingConfig(loadConfig({}, { ...production, Saas: { ...production.Saas, Auth: { PhoneCodeLoginEnabled: false, EmailCodeLoginEnabled: false, RegistrationEnabled: false, PasswordResetEnabled: false } } }))).not.toThrow();
+    expect(() =>
+      checkMessagingConfig(
+        loadConfig(
+          {},
+          {
+            ...production,
+            Saas: { ...production.Saas, Auth: { PhoneCodeLoginEnabled: false } },
+            Mail: { Host: 'smtp.example.test' },
+          },
+        ),
+      ),
+    ).not.toThrow();
+    expect(() =>
+      checkMessagingConfig(
+        loadConfig(
+          {},
+          {
+            ...production,
+            Saas: {
+              ...production.Saas,
+              Auth: {
+                PhoneCodeLoginEnabled: false,
+                EmailCodeLoginEnabled: false,
+                RegistrationEnabled: false,
+                PasswordResetEnabled: false,
+              },
+            },
+          },
+        ),
+      ),
+    ).not.toThrow();
     expect(missingTransports(loadConfig({}, { App: { Env: 'development' } }))).toEqual([]);
   });
 
@@ -228,21 +315,47 @@ describe('environments', () => {
       config: {
         App: { Env: 'production' },
         Jwt: { SecretKey: 'q8Zt3vJ0pW6yN2cR5mK9xL1bF4hD7gS0aE3uI6oT' },
-        Saas: { Seed: { AdminPassword: 'Pr0d#Seed-Secret' }, Auth: { CaptchaEnabled: false, EmailCodeLoginEnabled: false, PhoneCodeLoginEnabled: false, RegistrationEnabled: false, PasswordResetEnabled: false } },
+        Saas: {
+          Seed: { AdminPassword: 'Pr0d#Seed-Secret' },
+          Auth: {
+            CaptchaEnabled: false,
+            EmailCodeLoginEnabled: false,
+            PhoneCodeLoginEnabled: false,
+            RegistrationEnabled: false,
+            PasswordResetEnabled: false,
+          },
+        },
         Security: { CredentialKeys: { k1: randomBytes(32).toString('base64') } },
       },
     });
     try {
-      const login = (user: { email: string | null; password: string }) => server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password }, headers: { 'x-language': 'en-US' } });
-      const emailOnly = await createTestUser(server.runtime.deps, { twoFactorMethod: TwoFactorFlags.Email | TwoFactorFlags.Phone, phone: '+15550600', phoneVerified: true });
+      const login = (user: { email: string | null; password: string }) =>
+        server.json('/api/Auth/Login', {
+          method: 'POST',
+          json: { username: user.email, password: user.password },
+          headers: { 'x-language': 'en-US' },
+        });
+      const emailOnly = await createTestUser(server.runtime.deps, {
+        twoFactorMethod: TwoFactorFlags.Email | TwoFactorFlags.Phone,
+        phone: '+15550600',
+        phoneVerified: true,
+      });
       const refused = await login(emailOnly);
       // Was a challenge promising a code that could never be sent (502 at best).
       expect(refused.status).toBe(400);
       expect(refused.body.data).toMatch(/cannot use the two-factor method/);
-      const withTotp = await createTestUser(server.runtime.deps, { twoFactorMethod: TwoFactorFlags.Email | TwoFactorFlags.Totp, twoFactorSecret: generateTotpSecret() });
+      const withTotp = await createTestUser(server.runtime.deps, {
+        twoFactorMethod: TwoFactorFlags.Email | TwoFactorFlags.Totp,
+        twoFactorSecret: generateTotpSecret(),
+      });
       const challenge = await login(withTotp);
       expect(challenge.status).toBe(200);
-      expect(challenge.body.data).toMatchObject({ requiresTwoFactor: true, availableTwoFactorMethods: ['totp'], twoFactorMethod: 'totp', codeSent: false });
+      expect(challenge.body.data).toMatchObject({
+        requiresTwoFactor: true,
+        availableTwoFactorMethods: ['totp'],
+        twoFactorMethod: 'totp',
+        codeSent: false,
+      });
     } finally {
       await server.close();
     }
@@ -264,12 +377,19 @@ describe('environments', () => {
     });
     try {
       const user = await createTestUser(server.runtime.deps, { phone: '+15550300', phoneVerified: true });
-      for (const [route, body] of [['/api/Auth/EmailLoginCode', { email: user.email }], ['/api/Auth/EmailLoginCode', { email: 'unknown@example.test' }], ['/api/Auth/PhoneLoginCode', { phone: '+15550300' }]] as const) {
+      for (const [route, body] of [
+        ['/api/Auth/EmailLoginCode', { email: user.email }],
+        ['/api/Auth/EmailLoginCode', { email: 'unknown@example.test' }],
+        ['/api/Auth/PhoneLoginCode', { phone: '+15550300' }],
+      ] as const) {
         const res = await post(server, route, body);
         expect(res.status).toBe(200);
         expect(res.body.data).toEqual({ expiresInSeconds: 600 });
       }
-      const reg = await post(server, '/api/Auth/Register', { email: 'prod-user@example.test', password: 'Str0ng#Passw0rd!' });
+      const reg = await post(server, '/api/Auth/Register', {
+        email: 'prod-user@example.test',
+        password: 'Str0ng#Passw0rd!',
+      });
       expect(reg.status).toBe(200);
       expect(reg.body.data).not.toHaveProperty('debugCode');
       expect(smtp.mails.some((m) => m.to.includes(user.email!))).toBe(true);
@@ -288,21 +408,39 @@ describe('environments', () => {
       const unknown = await post(server, '/api/Auth/EmailLoginCode', { email: 'unknown@example.test' });
       expect(known.body.data).toEqual({ expiresInSeconds: 600, debugCode: expect.stringMatching(/^\d{6}$/) });
       expect(Object.keys(unknown.body.data).sort()).toEqual(['debugCode', 'expiresInSeconds']);
-      expect((await post(server, '/api/Auth/EmailLogin', { email: user.email, code: known.body.data.debugCode })).status).toBe(200);
-      expect((await post(server, '/api/Auth/EmailLogin', { email: 'unknown@example.test', code: unknown.body.data.debugCode })).status).toBe(400);
+      expect(
+        (await post(server, '/api/Auth/EmailLogin', { email: user.email, code: known.body.data.debugCode })).status,
+      ).toBe(200);
+      expect(
+        (
+          await post(server, '/api/Auth/EmailLogin', {
+            email: 'unknown@example.test',
+            code: unknown.body.data.debugCode,
+          })
+        ).status,
+      ).toBe(400);
     } finally {
       await server.close();
     }
   });
 
   it('answers 403 for switched-off code logins', async () => {
-    const server = await startTestServer({ config: { Saas: { Auth: { EmailCodeLoginEnabled: false, PhoneCodeLoginEnabled: false } } } });
+    const server = await startTestServer({
+      config: { Saas: { Auth: { EmailCodeLoginEnabled: false, PhoneCodeLoginEnabled: false } } },
+    });
     try {
-      for (const [route, body] of [['/api/Auth/EmailLoginCode', { email: 'a@example.test' }], ['/api/Auth/EmailLogin', { email: 'a@example.test', code: '123456' }], ['/api/Auth/PhoneLoginCode', { phone: '+15550400' }], ['/api/Auth/PhoneLogin', { phone: '+15550400', code: '123456' }]] as const) {
+      for (const [route, body] of [
+        ['/api/Auth/EmailLoginCode', { email: 'a@example.test' }],
+        ['/api/Auth/EmailLogin', { email: 'a@example.test', code: '123456' }],
+        ['/api/Auth/PhoneLoginCode', { phone: '+15550400' }],
+        ['/api/Auth/PhoneLogin', { phone: '+15550400', code: '123456' }],
+      ] as const) {
         const res = await post(server, route, body);
         expect(res.status, route).toBe(403);
       }
-      expect((await post(server, '/api/Auth/EmailLoginCode', { email: 'a@example.test' })).body.data).toBe('E-mail code sign-in is not enabled.');
+      expect((await post(server, '/api/Auth/EmailLoginCode', { email: 'a@example.test' })).body.data).toBe(
+        'E-mail code sign-in is not enabled.',
+      );
     } finally {
       await server.close();
     }

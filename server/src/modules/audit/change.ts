@@ -25,7 +25,13 @@ export interface Actor {
 
 export function actorOf(ctx: Pick<CallContext, 'ip' | 'traceId'> & { auth: AuthContext }): Actor {
   const impersonator = ctx.auth.state.impersonatorUserId;
-  return { tenantId: ctx.auth.tenantId, actorId: ctx.auth.userId, impersonatorId: impersonator === null ? undefined : BigInt(impersonator), ip: ctx.ip, traceId: ctx.traceId };
+  return {
+    tenantId: ctx.auth.tenantId,
+    actorId: ctx.auth.userId,
+    impersonatorId: impersonator === null ? undefined : BigInt(impersonator),
+    ip: ctx.ip,
+    traceId: ctx.traceId,
+  };
 }
 
 export interface AuditTarget {
@@ -41,7 +47,14 @@ export interface AuditTarget {
 }
 
 /** Writes the entry of a change; call it with the change's transaction. Every module's audit rows go through here. */
-export function auditChange(tx: Executor, deps: Pick<AppDeps, 'ids' | 'clock'>, actor: Actor, action: AuditAction, target: AuditTarget, detail?: Record<string, unknown>): Promise<void> {
+export function auditChange(
+  tx: Executor,
+  deps: Pick<AppDeps, 'ids' | 'clock'>,
+  actor: Actor,
+  action: AuditAction,
+  target: AuditTarget,
+  detail?: Record<string, unknown>,
+): Promise<void> {
   return writeAudit(tx, deps.ids, {
     action,
     tenantId: target.tenantId ?? actor.tenantId,
@@ -65,7 +78,10 @@ export function fieldsOf(values: Record<string, unknown>): string[] {
 }
 
 /** The added and removed members of a set of codes (grants, whitelists), sorted. */
-export function codeChanges(before: readonly string[], after: readonly string[]): { added: string[]; removed: string[] } {
+export function codeChanges(
+  before: readonly string[],
+  after: readonly string[],
+): { added: string[]; removed: string[] } {
   const was = new Set(before);
   const now = new Set(after);
   return { added: [...now].filter((c) => !was.has(c)).sort(), removed: [...was].filter((c) => !now.has(c)).sort() };

@@ -53,12 +53,23 @@ function toNode(m: MenuRow): MenuNode {
   };
 }
 
-export async function loadMenus(db: Executor, tenantId: bigint, can: (code: string) => boolean): Promise<{ menus: MenuNode[]; buttons: string[] }> {
+export async function loadMenus(
+  db: Executor,
+  tenantId: bigint,
+  can: (code: string) => boolean,
+): Promise<{ menus: MenuNode[]; buttons: string[] }> {
   const rows: MenuRow[] = await db
     .select({ menu: menus, permissionCode: permissions.code })
     .from(menus)
     .leftJoin(permissions, eq(permissions.id, menus.permissionId))
-    .where(and(inArray(menus.tenantId, [0n, tenantId]), notDeleted(menus.isDeleted), eq(menus.status, 'Enabled'), or(isNull(menus.permissionId), eq(permissions.isEnabled, true))))
+    .where(
+      and(
+        inArray(menus.tenantId, [0n, tenantId]),
+        notDeleted(menus.isDeleted),
+        eq(menus.status, 'Enabled'),
+        or(isNull(menus.permissionId), eq(permissions.isEnabled, true)),
+      ),
+    )
     .orderBy(asc(menus.sort), asc(menus.id))
     .then((r) => r.map((x) => ({ ...x.menu, permissionCode: x.permissionCode })));
   const visible = rows.filter((m) => !m.permissionCode || can(m.permissionCode));

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { editions, rolePermissions, tenants } from '../../../../db/schema/index.js';
 import { appRouter, serviceRoutes } from '../../app-router.js';
 import { authedProcedure, mergeRouters, router } from '../../rpc/trpc.js';
-import { bearer, createSuperAdmin, createTestTenant, createTestUser, grantRole, loginAs } from '../../testing/auth-fixtures.js';
+import {
+  bearer,
+  createSuperAdmin,
+  createTestTenant,
+  createTestUser,
+  grantRole,
+  loginAs,
+} from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 
 /** The real API plus one service whose operations need permission codes. */
@@ -13,8 +20,14 @@ const api = {
     appRouter,
     router({
       GuardedAppService: router({
-        GetSecretAsync: authedProcedure.meta({ permission: 'saas:user:read' }).output(z.object({ ok: z.boolean() })).query(() => ({ ok: true })),
-        DeleteSecretAsync: authedProcedure.meta({ permission: 'saas:user:delete' }).output(z.object({ ok: z.boolean() })).mutation(() => ({ ok: true })),
+        GetSecretAsync: authedProcedure
+          .meta({ permission: 'saas:user:read' })
+          .output(z.object({ ok: z.boolean() }))
+          .query(() => ({ ok: true })),
+        DeleteSecretAsync: authedProcedure
+          .meta({ permission: 'saas:user:delete' })
+          .output(z.object({ ok: z.boolean() }))
+          .mutation(() => ({ ok: true })),
       }),
     }),
   ),
@@ -28,7 +41,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const deps = () => server.runtime.deps;
-const get = (path: string, token: string) => server.json(path, { headers: { ...bearer(token), 'x-language': 'en-US' } });
+const get = (path: string, token: string) =>
+  server.json(path, { headers: { ...bearer(token), 'x-language': 'en-US' } });
 
 describe('permission checks', () => {
   it('answers 401 without a token, 403 with code 10004 without the code, and 200 with it', async () => {
@@ -59,7 +73,9 @@ describe('permission checks', () => {
 
   it("answers 403 when the tenant's edition whitelist excludes the code, even for the holder", async () => {
     const editionId = deps().ids.next();
-    await deps().db.insert(editions).values({ id: editionId, code: `e${editionId}`, name: 'Lite', permissionWhitelist: ['saas:role:read'] });
+    await deps()
+      .db.insert(editions)
+      .values({ id: editionId, code: `e${editionId}`, name: 'Lite', permissionWhitelist: ['saas:role:read'] });
     const tenant = await createTestTenant(deps(), { editionId });
     const user = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });
     await grantRole(deps(), user.id, tenant, ['saas:user:read']);
@@ -90,13 +106,28 @@ describe('permission checks', () => {
 describe('UserInfo and Permissions', () => {
   it('answers the spec fields, with basicId equal to id', async () => {
     const tenant = await createTestTenant(deps());
-    const user = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant], nickName: 'Ada', phone: '+4915100000' });
+    const user = await createTestUser(deps(), {
+      tenantId: tenant,
+      memberOf: [tenant],
+      nickName: 'Ada',
+      phone: '+4915100000',
+    });
     await grantRole(deps(), user.id, tenant, ['saas:user:read'], `reader_${user.id}`);
     const data = (await get('/api/Auth/UserInfo', (await loginAs(server, user)).accessToken)).body.data;
     expect(data).toMatchObject({
-      id: String(user.id), basicId: String(user.id), userName: user.userName, nickName: 'Ada', email: user.email, phone: '+4915100000',
-      tenantId: String(tenant), isPlatform: false, canAccessPlatform: false, roles: [`reader_${user.id}`], permissions: ['saas:user:read'],
-      appTitle: 'Portcullis', isImpersonating: false,
+      id: String(user.id),
+      basicId: String(user.id),
+      userName: user.userName,
+      nickName: 'Ada',
+      email: user.email,
+      phone: '+4915100000',
+      tenantId: String(tenant),
+      isPlatform: false,
+      canAccessPlatform: false,
+      roles: [`reader_${user.id}`],
+      permissions: ['saas:user:read'],
+      appTitle: 'Portcullis',
+      isImpersonating: false,
     });
   });
 
@@ -104,7 +135,8 @@ describe('UserInfo and Permissions', () => {
     const tenant = await createTestTenant(deps());
     const plain = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });
     const plainData = (await get('/api/Auth/Permissions', (await loginAs(server, plain)).accessToken)).body.data;
-    const paths = (nodes: Array<{ path: string; children?: unknown[] }>): string[] => nodes.flatMap((n) => [n.path, ...paths((n.children ?? []) as never)]);
+    const paths = (nodes: Array<{ path: string; children?: unknown[] }>): string[] =>
+      nodes.flatMap((n) => [n.path, ...paths((n.children ?? []) as never)]);
     expect(paths(plainData.menus)).toEqual(['/workbench/dashboard', '/docs']);
     expect(plainData).not.toHaveProperty('buttons');
 
@@ -114,18 +146,29 @@ describe('UserInfo and Permissions', () => {
     expect(paths(data.menus)).toEqual(['/workbench/dashboard', '/system', '/system/user', '/docs']);
     expect(data.buttons).toEqual(['user:create']);
     const usersMenu = data.menus.find((m: { path: string }) => m.path === '/system').children[0];
-    expect(usersMenu).toMatchObject({ name: 'User', component: 'system/user/index', meta: { title: 'menu.user', permissions: ['saas:user:read'], hidden: false } });
+    expect(usersMenu).toMatchObject({
+      name: 'User',
+      component: 'system/user/index',
+      meta: { title: 'menu.user', permissions: ['saas:user:read'], hidden: false },
+    });
     const docs = data.menus.find((m: { path: string }) => m.path === '/docs');
     expect(docs.meta.link).toBe('/swagger');
     expect(docs).not.toHaveProperty('component');
   });
 
   it('gives the super-administrator * and every code, every menu and every button', async () => {
-    const data = (await get('/api/Auth/Permissions', (await loginAs(server, await createSuperAdmin(deps()))).accessToken)).body.data;
+    const data = (
+      await get('/api/Auth/Permissions', (await loginAs(server, await createSuperAdmin(deps()))).accessToken)
+    ).body.data;
     expect(data.roles).toEqual(['super_admin']);
     expect(data.permissions[0]).toBe('*');
     expect(data.permissions).toContain('saas:user:delete');
     expect(data.buttons).toContain('tenant:delete');
-    expect(data.menus.map((m: { path: string }) => m.path)).toEqual(['/workbench/dashboard', '/system', '/platform', '/docs']);
+    expect(data.menus.map((m: { path: string }) => m.path)).toEqual([
+      '/workbench/dashboard',
+      '/system',
+      '/platform',
+      '/docs',
+    ]);
   });
 });

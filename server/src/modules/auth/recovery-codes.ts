@@ -38,7 +38,14 @@ export async function replaceRecoveryCodesIn(tx: Executor, deps: Deps, userId: b
   while (codes.size < RECOVERY_CODE_COUNT) codes.add(newCode());
   const now = deps.clock.now();
   const list = [...codes];
-  await tx.insert(recoveryCodes).values(list.map((code) => ({ id: deps.ids.next(), userId, codeDigest: deps.twoFactorSecrets.recoveryDigest(userId, code), createdTime: now })));
+  await tx.insert(recoveryCodes).values(
+    list.map((code) => ({
+      id: deps.ids.next(),
+      userId,
+      codeDigest: deps.twoFactorSecrets.recoveryDigest(userId, code),
+      createdTime: now,
+    })),
+  );
   return list;
 }
 
@@ -52,13 +59,24 @@ export async function deleteRecoveryCodesIn(tx: Executor, userId: bigint): Promi
  * same code at once exactly one gets the row back. False for a code that is wrong, spent, or of
  * another user.
  */
-export async function spendRecoveryCode(db: Executor, deps: Pick<AppDeps, 'clock' | 'twoFactorSecrets'>, userId: bigint, input: string): Promise<boolean> {
+export async function spendRecoveryCode(
+  db: Executor,
+  deps: Pick<AppDeps, 'clock' | 'twoFactorSecrets'>,
+  userId: bigint,
+  input: string,
+): Promise<boolean> {
   const code = normalizeRecoveryCode(input);
   if (!code) return false;
   const spent = await db
     .update(recoveryCodes)
     .set({ usedTime: deps.clock.now() })
-    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedTime), inArray(recoveryCodes.codeDigest, deps.twoFactorSecrets.recoveryCandidates(userId, code))))
+    .where(
+      and(
+        eq(recoveryCodes.userId, userId),
+        isNull(recoveryCodes.usedTime),
+        inArray(recoveryCodes.codeDigest, deps.twoFactorSecrets.recoveryCandidates(userId, code)),
+      ),
+    )
     .returning({ id: recoveryCodes.id });
   return spent.length === 1;
 }

@@ -19,7 +19,15 @@ export async function useRecoveryCode(
 ): Promise<boolean> {
   if (!(await spendRecoveryCode(deps.db, deps, user.userId, code))) return false;
   const remaining = await recoveryCodesRemaining(deps.db, user.userId);
-  await writeAudit(deps.db, deps.ids, { action: 'RecoveryCodeUsed', tenantId: user.tenantId, userId: user.userId, detail: { remaining }, ip: facts.ip, traceId: facts.traceId, at: deps.clock.now() });
+  await writeAudit(deps.db, deps.ids, {
+    action: 'RecoveryCodeUsed',
+    tenantId: user.tenantId,
+    userId: user.userId,
+    detail: { remaining },
+    ip: facts.ip,
+    traceId: facts.traceId,
+    at: deps.clock.now(),
+  });
   await notifyTwoFactor(deps, user, { kind: 'recoveryUsed', remaining });
   return true;
 }

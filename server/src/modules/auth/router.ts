@@ -10,8 +10,17 @@ import { captchaDataUri } from './captcha/captcha-image.js';
 import { authErrors } from './errors.js';
 import { loadMenus } from './menus.js';
 import {
-  captchaResponse, lockSessionRequest, loginConfig, loginRequest, loginResponse, loginToken, permissionInfo,
-  refreshTokenRequest, switchTenantRequest, unlockSessionRequest, userInfo,
+  captchaResponse,
+  lockSessionRequest,
+  loginConfig,
+  loginRequest,
+  loginResponse,
+  loginToken,
+  permissionInfo,
+  refreshTokenRequest,
+  switchTenantRequest,
+  unlockSessionRequest,
+  userInfo,
 } from './schemas.js';
 import { parseTenantTarget } from './session/session-operations.js';
 import { selfServiceProcedures } from './self-service/self-service-router.js';
@@ -23,7 +32,10 @@ import { refuseWhileImpersonating } from '../impersonation/guard.js';
  * listed (SPEC LoginConfig), and a button for a method answering 403 would be a dead end.
  * Names are matched loosely (`email`, `email-code`, `EmailCode`; `phone`, `sms`, `phone-code`).
  */
-export function enabledLoginMethods(methods: string[], auth: { EmailCodeLoginEnabled: boolean; PhoneCodeLoginEnabled: boolean }): string[] {
+export function enabledLoginMethods(
+  methods: string[],
+  auth: { EmailCodeLoginEnabled: boolean; PhoneCodeLoginEnabled: boolean },
+): string[] {
   return methods.filter((m) => {
     const key = m.toLowerCase().replace(/[^a-z]/g, '');
     if (key.startsWith('email') || key === 'mail') return auth.EmailCodeLoginEnabled;
@@ -42,7 +54,10 @@ export const authRouter = router({
     .output(loginConfig)
     .query(async ({ ctx }) => {
       const { db, config } = ctx.deps;
-      const settings = await db.select({ key: systemSettings.settingKey, value: systemSettings.settingValue }).from(systemSettings).where(inArray(systemSettings.settingKey, ['saas.auth.login.methods', OAUTH_BUTTONS_KEY]));
+      const settings = await db
+        .select({ key: systemSettings.settingKey, value: systemSettings.settingValue })
+        .from(systemSettings)
+        .where(inArray(systemSettings.settingKey, ['saas.auth.login.methods', OAUTH_BUTTONS_KEY]));
       const stored = settings.find((s) => s.key === 'saas.auth.login.methods');
       let methods = config.Saas.Auth.LoginMethods;
       try {
@@ -52,7 +67,11 @@ export const authRouter = router({
       }
       // Only providers both enabled on the server and stored as buttons (oauth/buttons.ts).
       const oAuthProviders = loginButtons(config, settings.find((s) => s.key === OAUTH_BUTTONS_KEY)?.value);
-      return { loginMethods: enabledLoginMethods(methods, config.Saas.Auth), oAuthProviders, captchaEnabled: config.Saas.Auth.CaptchaEnabled };
+      return {
+        loginMethods: enabledLoginMethods(methods, config.Saas.Auth),
+        oAuthProviders,
+        captchaEnabled: config.Saas.Auth.CaptchaEnabled,
+      };
     }),
 
   GetCaptchaAsync: publicProcedure
@@ -61,7 +80,10 @@ export const authRouter = router({
     .query(async ({ ctx }) => {
       const limit = await hitRateLimit(ctx.deps.store, `captcha:ip:${ctx.ip}`, 60, 60_000);
       if (!limit.allowed) {
-        throw appError(authErrors.TOO_MANY_ATTEMPTS, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });
+        throw appError(authErrors.TOO_MANY_ATTEMPTS, {
+          params: { seconds: limit.retryAfterSeconds },
+          headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+        });
       }
       const captchaId = ctx.services.tokens.newRefreshToken().hash.slice(0, 32);
       const code = await ctx.services.codes.issue('captcha', captchaId, { digits: 4, ttlMs: CAPTCHA_TTL_MS });
@@ -69,13 +91,21 @@ export const authRouter = router({
     }),
 
   LoginAsync: publicProcedure
-    .meta({ summary: 'Password login with captcha and second factor', description: 'Later second-factor stages post the credentials again with twoFactorMethod, twoFactorCode and twoFactorTicket.' })
+    .meta({
+      summary: 'Password login with captcha and second factor',
+      description:
+        'Later second-factor stages post the credentials again with twoFactorMethod, twoFactorCode and twoFactorTicket.',
+    })
     .input(loginRequest.optional())
     .output(loginResponse)
     .mutation(({ ctx, input }) => ctx.services.login.login(input, ctx)),
 
   RefreshTokenAsync: publicProcedure
-    .meta({ summary: 'Exchanges the old access token and the refresh token for a new pair', description: 'Anonymous: the access token may have expired. The refresh token rotates on every use; presenting a used one ends the session.' })
+    .meta({
+      summary: 'Exchanges the old access token and the refresh token for a new pair',
+      description:
+        'Anonymous: the access token may have expired. The refresh token rotates on every use; presenting a used one ends the session.',
+    })
     .input(refreshTokenRequest)
     .output(loginToken)
     .mutation(({ ctx, input }) => ctx.services.sessionOps.refresh(input.accessToken, input.refreshToken, ctx)),
@@ -118,7 +148,12 @@ export const authRouter = router({
       const { menus, buttons } = await loadMenus(deps.db, auth.tenantId, (code) => allows(snapshot, code));
       // Like the original, the super-administrator's list is `*` and every code, for front ends that gate on codes.
       const codes = snapshot.permissions.includes(WILDCARD_PERMISSION)
-        ? [WILDCARD_PERMISSION, ...PERMISSION_CATALOGUE.filter((p) => p.code !== WILDCARD_PERMISSION && allows(snapshot, p.code)).map((p) => p.code)]
+        ? [
+            WILDCARD_PERMISSION,
+            ...PERMISSION_CATALOGUE.filter((p) => p.code !== WILDCARD_PERMISSION && allows(snapshot, p.code)).map(
+              (p) => p.code,
+            ),
+          ]
         : snapshot.permissions;
       return { roles: snapshot.roles, permissions: codes, menus, ...(buttons.length ? { buttons } : {}) };
     }),
@@ -131,7 +166,11 @@ export const authRouter = router({
       // An impersonation session is scoped to the tenant it was granted in.
       refuseWhileImpersonating(ctx.auth);
       const target = parseTenantTarget(input.tenantId);
-      if (target === undefined) throw appError(commonErrors.VALIDATION_FAILED, { params: { summary: 'tenantId' }, detail: [{ field: 'tenantId', message: 'not a tenant id' }] });
+      if (target === undefined)
+        throw appError(commonErrors.VALIDATION_FAILED, {
+          params: { summary: 'tenantId' },
+          detail: [{ field: 'tenantId', message: 'not a tenant id' }],
+        });
       return ctx.services.sessionOps.switchTenant(ctx.auth, target, ctx);
     }),
 
@@ -154,4 +193,3 @@ export const authRouter = router({
   // One-time-code login, registration, password recovery, the OAuth bind ticket.
   ...selfServiceProcedures,
 });
-

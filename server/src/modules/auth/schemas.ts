@@ -4,7 +4,13 @@ import { zDateTimeOut, zIdOut, zPlainDateTimeOut } from '../../rpc/wire.js';
 /** The shapes of /api/Auth (SPEC "Data transfer shapes"; the original service where SPEC is silent). */
 
 const text = (max: number) => z.string().max(max);
-const optionalText = (max: number) => z.string().max(max).optional().nullable().transform((v) => v ?? undefined);
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .optional()
+    .nullable()
+    .transform((v) => v ?? undefined);
 
 export const twoFactorMethodInput = z
   .string()
@@ -25,7 +31,10 @@ export const loginRequest = z.object({
   captchaId: optionalText(64),
   captchaCode: optionalText(16),
   twoFactorCode: optionalText(16),
-  twoFactorMethod: loginTwoFactorMethodInput.optional().nullable().transform((v) => v ?? undefined),
+  twoFactorMethod: loginTwoFactorMethodInput
+    .optional()
+    .nullable()
+    .transform((v) => v ?? undefined),
   twoFactorTicket: optionalText(128),
   deviceId: optionalText(200),
 });
@@ -117,29 +126,31 @@ export interface MenuNode {
   children?: MenuNode[];
 }
 
-export const menuNode: z.ZodType<MenuNode> = z.lazy(() =>
-  z.object({
-    basicId: zIdOut(),
-    path: z.string(),
-    name: z.string(),
-    component: z.string().nullable().optional(),
-    redirect: z.string().nullable().optional(),
-    meta: z.object({
-      title: z.string(),
-      icon: z.string().nullable().optional(),
-      hidden: z.boolean(),
-      keepAlive: z.boolean(),
-      affixTab: z.boolean(),
-      permissions: z.array(z.string()).optional(),
-      order: z.number().int(),
-      badge: z.string().nullable().optional(),
-      badgeType: z.string().nullable().optional(),
-      dot: z.boolean(),
-      link: z.string().nullable().optional(),
+export const menuNode: z.ZodType<MenuNode> = z
+  .lazy(() =>
+    z.object({
+      basicId: zIdOut(),
+      path: z.string(),
+      name: z.string(),
+      component: z.string().nullable().optional(),
+      redirect: z.string().nullable().optional(),
+      meta: z.object({
+        title: z.string(),
+        icon: z.string().nullable().optional(),
+        hidden: z.boolean(),
+        keepAlive: z.boolean(),
+        affixTab: z.boolean(),
+        permissions: z.array(z.string()).optional(),
+        order: z.number().int(),
+        badge: z.string().nullable().optional(),
+        badgeType: z.string().nullable().optional(),
+        dot: z.boolean(),
+        link: z.string().nullable().optional(),
+      }),
+      children: z.array(menuNode).optional(),
     }),
-    children: z.array(menuNode).optional(),
-  }),
-).meta({ id: 'PermissionMenuNode' });
+  )
+  .meta({ id: 'PermissionMenuNode' });
 
 export const permissionInfo = z.object({
   roles: z.array(z.string()),

@@ -8,9 +8,14 @@ import type { AppDeps } from '../../app-deps.js';
  * written only over the value read, so a concurrent enrolment or reset is never overwritten.
  * Part of `npm run credentials:reseal`.
  */
-export async function resealTotpSecrets(deps: Pick<AppDeps, 'db' | 'twoFactorSecrets' | 'logger'>): Promise<{ resealed: number; unreadable: number }> {
+export async function resealTotpSecrets(
+  deps: Pick<AppDeps, 'db' | 'twoFactorSecrets' | 'logger'>,
+): Promise<{ resealed: number; unreadable: number }> {
   const { db, twoFactorSecrets: box } = deps;
-  const rows = await db.select({ userId: userSecurity.userId, stored: userSecurity.twoFactorSecret }).from(userSecurity).where(isNotNull(userSecurity.twoFactorSecret));
+  const rows = await db
+    .select({ userId: userSecurity.userId, stored: userSecurity.twoFactorSecret })
+    .from(userSecurity)
+    .where(isNotNull(userSecurity.twoFactorSecret));
   let resealed = 0;
   let unreadable = 0;
   for (const { userId, stored } of rows) {

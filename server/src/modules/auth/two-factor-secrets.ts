@@ -33,8 +33,14 @@ const LABEL = 'totp-secret';
 
 export function createTwoFactorSecrets(keys: Record<string, string>, currentKeyId: string): TwoFactorSecrets {
   const box = createSecretBox(keys, currentKeyId, LABEL);
-  const subkeys = new Map(Object.entries(keys).map(([id, b64]) => [id, createHmac('sha256', Buffer.from(b64, 'base64')).update('portcullis:recovery-code').digest()]));
-  const digest = (subkey: Buffer, userId: bigint, code: string) => createHmac('sha256', subkey).update(`${userId}\u0000${code}`).digest('base64url');
+  const subkeys = new Map(
+    Object.entries(keys).map(([id, b64]) => [
+      id,
+      createHmac('sha256', Buffer.from(b64, 'base64')).update('portcullis:recovery-code').digest(),
+    ]),
+  );
+  const digest = (subkey: Buffer, userId: bigint, code: string) =>
+    createHmac('sha256', subkey).update(`${userId}\u0000${code}`).digest('base64url');
 
   return {
     sealTotp(secret, userId) {

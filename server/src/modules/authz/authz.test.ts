@@ -1,6 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editions, permissions, roleDataScopeDepartments, roleInheritances, rolePermissions, roles, tenants, userRoles, users } from '../../../../db/schema/index.js';
+import {
+  editions,
+  permissions,
+  roleDataScopeDepartments,
+  roleInheritances,
+  rolePermissions,
+  roles,
+  tenants,
+  userRoles,
+  users,
+} from '../../../../db/schema/index.js';
 import { ManualClock } from '../../infra/clock.js';
 import { bootTestRuntime } from '../../testing/harness.js';
 import { allows } from './snapshot.js';
@@ -23,11 +33,19 @@ beforeAll(async () => {
 afterAll(() => runtime.close());
 
 async function permissionId(code: string): Promise<bigint> {
-  const [row] = await runtime.deps.db.select({ id: permissions.id }).from(permissions).where(eq(permissions.code, code));
+  const [row] = await runtime.deps.db
+    .select({ id: permissions.id })
+    .from(permissions)
+    .where(eq(permissions.code, code));
   return row!.id;
 }
 
-async function makeRole(tenant: bigint, code: string, grants: string[], extra: Partial<typeof roles.$inferInsert> = {}): Promise<bigint> {
+async function makeRole(
+  tenant: bigint,
+  code: string,
+  grants: string[],
+  extra: Partial<typeof roles.$inferInsert> = {},
+): Promise<bigint> {
   const { db, ids } = runtime.deps;
   const id = ids.next();
   await db.insert(roles).values({ id, tenantId: tenant, roleCode: `${code}_${id}`, roleName: code, ...extra });
@@ -42,15 +60,27 @@ async function makeUser(): Promise<bigint> {
   return id;
 }
 
-async function assign(userId: bigint, roleId: bigint, tenant: bigint, window: { effectiveTime?: Date; expirationTime?: Date } = {}) {
-  await runtime.deps.db.insert(userRoles).values({ id: runtime.deps.ids.next(), tenantId: tenant, userId, roleId, ...window });
+async function assign(
+  userId: bigint,
+  roleId: bigint,
+  tenant: bigint,
+  window: { effectiveTime?: Date; expirationTime?: Date } = {},
+) {
+  await runtime.deps.db
+    .insert(userRoles)
+    .values({ id: runtime.deps.ids.next(), tenantId: tenant, userId, roleId, ...window });
 }
 
 describe('authorization snapshot', () => {
   it('gives the seeded super-administrator the wildcard and the All scope in any context', async () => {
     const [admin] = await runtime.deps.db.select({ id: users.id }).from(users).where(eq(users.isSystemAccount, true));
     const platform = await runtime.deps.authz.get(admin!.id, 0n);
-    expect(platform).toMatchObject({ roles: ['super_admin'], permissions: ['*'], isSuperAdmin: true, dataScopes: ['All'] });
+    expect(platform).toMatchObject({
+      roles: ['super_admin'],
+      permissions: ['*'],
+      isSuperAdmin: true,
+      dataScopes: ['All'],
+    });
     expect(allows(platform, 'saas:user:delete')).toBe(true);
     expect((await runtime.deps.authz.get(admin!.id, tenantId)).isSuperAdmin).toBe(true);
   });
@@ -66,7 +96,9 @@ describe('authorization snapshot', () => {
       { roleId: grand, parentRoleId: child },
     ]);
     const disabledGrant = await permissionId('saas:user:delete');
-    await runtime.deps.db.insert(rolePermissions).values({ roleId: child, permissionId: disabledGrant, status: 'Disabled' });
+    await runtime.deps.db
+      .insert(rolePermissions)
+      .values({ roleId: child, permissionId: disabledGrant, status: 'Disabled' });
     await assign(user, child, tenantId);
     const snap = await runtime.deps.authz.get(user, tenantId);
     expect(snap.permissions).toEqual(['saas:menu:read', 'saas:role:read', 'saas:user:read']);
@@ -90,7 +122,10 @@ describe('authorization snapshot', () => {
     await assign(user, disabled, tenantId);
     await assign(user, deleted, tenantId);
     await assign(user, elsewhere, otherTenantId);
-    await assign(user, current, tenantId, { effectiveTime: new Date(clock.nowMs() - 1), expirationTime: new Date(clock.nowMs() + 1000) });
+    await assign(user, current, tenantId, {
+      effectiveTime: new Date(clock.nowMs() - 1),
+      expirationTime: new Date(clock.nowMs() + 1000),
+    });
     expect((await runtime.deps.authz.get(user, tenantId)).permissions).toEqual(['saas:department:read']);
     expect((await runtime.deps.authz.get(user, otherTenantId)).permissions).toEqual(['saas:position:read']);
     expect((await runtime.deps.authz.get(user, 0n)).permissions).toEqual([]);
@@ -119,7 +154,12 @@ describe('authorization snapshot', () => {
     // This node forgets its copy without a generation change, as a node that never had it.
     await runtime.deps.authz.stop();
     const { createAuthorizationService } = await import('./service.js');
-    const fresh = createAuthorizationService({ db: runtime.deps.db, store: runtime.deps.store, clock, logger: runtime.deps.logger });
+    const fresh = createAuthorizationService({
+      db: runtime.deps.db,
+      store: runtime.deps.store,
+      clock,
+      logger: runtime.deps.logger,
+    });
     clock.advance(2_000);
     expect((await fresh.get(user, tenantId)).permissions).toEqual([]);
     await runtime.deps.authz.start();
@@ -128,7 +168,9 @@ describe('authorization snapshot', () => {
   it('applies the tenant edition whitelist', async () => {
     const { db, ids } = runtime.deps;
     const editionId = ids.next();
-    await db.insert(editions).values({ id: editionId, code: `basic${editionId}`, name: 'Basic', permissionWhitelist: ['saas:user:read'] });
+    await db
+      .insert(editions)
+      .values({ id: editionId, code: `basic${editionId}`, name: 'Basic', permissionWhitelist: ['saas:user:read'] });
     await db.update(tenants).set({ editionId }).where(eq(tenants.id, otherTenantId));
     const user = await makeUser();
     await assign(user, await makeRole(otherTenantId, 'both', ['saas:user:read', 'saas:role:read']), otherTenantId);
@@ -141,7 +183,10 @@ describe('authorization snapshot', () => {
   it('reports data scopes, the user override and the departments of Custom scopes', async () => {
     const user = await makeUser();
     const custom = await makeRole(tenantId, 'custom', [], { dataScope: 'Custom' });
-    await runtime.deps.db.insert(roleDataScopeDepartments).values([{ roleId: custom, departmentId: 11n }, { roleId: custom, departmentId: 7n }]);
+    await runtime.deps.db.insert(roleDataScopeDepartments).values([
+      { roleId: custom, departmentId: 11n },
+      { roleId: custom, departmentId: 7n },
+    ]);
     await assign(user, custom, tenantId);
     await assign(user, await makeRole(tenantId, 'dept', [], { dataScope: 'DepartmentOnly' }), tenantId);
     const snap = await runtime.deps.authz.get(user, tenantId);
@@ -157,7 +202,9 @@ describe('authorization snapshot', () => {
     const role = await makeRole(tenantId, 'live', ['saas:user:read']);
     await assign(user, role, tenantId);
     expect((await runtime.deps.authz.get(user, tenantId)).permissions).toEqual(['saas:user:read']);
-    await runtime.deps.db.insert(rolePermissions).values({ roleId: role, permissionId: await permissionId('saas:user:create') });
+    await runtime.deps.db
+      .insert(rolePermissions)
+      .values({ roleId: role, permissionId: await permissionId('saas:user:create') });
     // Cached until someone says the grants changed:
     expect((await runtime.deps.authz.get(user, tenantId)).permissions).toEqual(['saas:user:read']);
     await runtime.deps.authz.invalidateTenant(tenantId);

@@ -16,12 +16,18 @@ let nodes: Runtime[];
 beforeAll(async () => {
   pg = await acquireTestPostgres();
   redis = await acquireTestRedis();
-  const config = loadConfig({}, {
-    App: { Env: 'test', LogLevel: 'silent' },
-    Database: { Url: pg.url, MaxConnections: 4 },
-    Redis: { Url: redis.url, KeyPrefix: `test:${randomUUID()}:` },
-  });
-  nodes = await Promise.all([boot(config, { logger: createLogger({ level: 'silent' }) }), boot(config, { logger: createLogger({ level: 'silent' }) })]);
+  const config = loadConfig(
+    {},
+    {
+      App: { Env: 'test', LogLevel: 'silent' },
+      Database: { Url: pg.url, MaxConnections: 4 },
+      Redis: { Url: redis.url, KeyPrefix: `test:${randomUUID()}:` },
+    },
+  );
+  nodes = await Promise.all([
+    boot(config, { logger: createLogger({ level: 'silent' }) }),
+    boot(config, { logger: createLogger({ level: 'silent' }) }),
+  ]);
   await Promise.all(nodes.map((n) => n.ready));
 });
 
@@ -45,7 +51,10 @@ describe('authorization across nodes', () => {
     expect((await a.deps.authz.get(userId, tenantId)).permissions).toEqual([]);
 
     // Node B grants and says so; node A must notice without a restart or a new login.
-    const [perm] = await b.deps.db.select({ id: permissions.id }).from(permissions).where(eq(permissions.code, 'saas:user:read'));
+    const [perm] = await b.deps.db
+      .select({ id: permissions.id })
+      .from(permissions)
+      .where(eq(permissions.code, 'saas:user:read'));
     await b.deps.db.insert(rolePermissions).values({ roleId, permissionId: perm!.id });
     const started = Date.now();
     await b.deps.authz.invalidateTenant(tenantId);

@@ -64,7 +64,12 @@ const words = (s: string) => s.replaceAll('-', ' ');
 export const PERMISSION_CATALOGUE: readonly PermissionDefinition[] = [
   { code: WILDCARD_PERMISSION, name: 'Everything (super-administrator)', groupCode: 'system', platform: false },
   ...Object.entries(groups).flatMap(([group, actions]) =>
-    actions.map((action) => ({ code: `saas:${group}:${action}`, name: `${words(group)}: ${words(action)}`, groupCode: group, platform: PLATFORM_ACTIONS[group]?.includes(action) ?? false })),
+    actions.map((action) => ({
+      code: `saas:${group}:${action}`,
+      name: `${words(group)}: ${words(action)}`,
+      groupCode: group,
+      platform: PLATFORM_ACTIONS[group]?.includes(action) ?? false,
+    })),
   ),
 ];
 

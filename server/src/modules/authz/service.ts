@@ -29,9 +29,20 @@ export interface AuthorizationService {
   stop(): Promise<void>;
 }
 
-export function createAuthorizationService(deps: { db: Database; store: EphemeralStore; clock: Clock; logger: Logger }): AuthorizationService {
+export function createAuthorizationService(deps: {
+  db: Database;
+  store: EphemeralStore;
+  clock: Clock;
+  logger: Logger;
+}): AuthorizationService {
   const { db, store, clock } = deps;
-  const cache = createInvalidatingCache<AuthorizationSnapshot>({ name: 'authz', store, clock, logger: deps.logger, ttlMs: L1_TTL_MS });
+  const cache = createInvalidatingCache<AuthorizationSnapshot>({
+    name: 'authz',
+    store,
+    clock,
+    logger: deps.logger,
+    ttlMs: L1_TTL_MS,
+  });
 
   async function loadShared(userId: bigint, tenantId: bigint, tags: string[]): Promise<AuthorizationSnapshot> {
     const gens = await Promise.all(['*', ...tags].map((tag) => cache.generation(tag)));
@@ -42,7 +53,8 @@ export function createAuthorizationService(deps: { db: Database; store: Ephemera
     if (cached) {
       const snapshot = JSON.parse(cached) as AuthorizationSnapshot;
       // A role window opened or closed since it was built: nothing was written, so no generation moved.
-      if (snapshot.validUntil === null || snapshot.validUntil === undefined || snapshot.validUntil > clock.nowMs()) return snapshot;
+      if (snapshot.validUntil === null || snapshot.validUntil === undefined || snapshot.validUntil > clock.nowMs())
+        return snapshot;
     }
     const snapshot = await buildSnapshot(db, userId, tenantId, clock.now());
     const ttl = snapshot.validUntil === null ? L2_TTL_MS : Math.min(L2_TTL_MS, snapshot.validUntil - clock.nowMs());
@@ -53,7 +65,13 @@ export function createAuthorizationService(deps: { db: Database; store: Ephemera
   return {
     get(userId, tenantId) {
       const tags = [`tenant:${tenantId}`, `user:${userId}`];
-      return cache.get(`${tenantId}:${userId}`, tags, () => loadShared(userId, tenantId, tags), undefined, (snapshot) => snapshot.validUntil);
+      return cache.get(
+        `${tenantId}:${userId}`,
+        tags,
+        () => loadShared(userId, tenantId, tags),
+        undefined,
+        (snapshot) => snapshot.validUntil,
+      );
     },
     invalidateUser: (userId) => cache.invalidate(`user:${userId}`),
     invalidateTenant: (tenantId) => cache.invalidate(`tenant:${tenantId}`),

@@ -1,5 +1,15 @@
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { editions, permissions, roleDataScopeDepartments, roleInheritances, rolePermissions, roles, tenants, userRoles, users } from '../../../../db/schema/index.js';
+import {
+  editions,
+  permissions,
+  roleDataScopeDepartments,
+  roleInheritances,
+  rolePermissions,
+  roles,
+  tenants,
+  userRoles,
+  users,
+} from '../../../../db/schema/index.js';
 import type { Database, Executor } from '../../infra/db/client.js';
 import { preparedPerDatabase } from '../../infra/db/prepared.js';
 import { isPlatformCode, SUPER_ADMIN_ROLE, WILDCARD_PERMISSION } from './permission-catalogue.js';
@@ -79,35 +89,64 @@ function prepareReads(db: Database) {
         ),
       )
       .prepare('snapshot_assigned_roles'),
-    override: db.select({ override: users.dataScopeOverride, home: users.tenantId }).from(users).where(sql`${users.id} = ${userId}`).prepare('snapshot_scope_override'),
+    override: db
+      .select({ override: users.dataScopeOverride, home: users.tenantId })
+      .from(users)
+      .where(sql`${users.id} = ${userId}`)
+      .prepare('snapshot_scope_override'),
     // The next instant an assignment's window opens or closes (whether or not it applies now).
     nextBoundary: db
       .select({
-        at: sql<string | null>`least(min(${userRoles.effectiveTime}) filter (where ${userRoles.effectiveTime} > ${now}), min(${userRoles.expirationTime}) filter (where ${userRoles.expirationTime} > ${now}))`,
+        at: sql<
+          string | null
+        >`least(min(${userRoles.effectiveTime}) filter (where ${userRoles.effectiveTime} > ${now}), min(${userRoles.expirationTime}) filter (where ${userRoles.expirationTime} > ${now}))`,
       })
       .from(userRoles)
-      .where(and(sql`${userRoles.userId} = ${userId}`, sql`${userRoles.tenantId} in ${context}`, eq(userRoles.status, 'Enabled')))
+      .where(
+        and(
+          sql`${userRoles.userId} = ${userId}`,
+          sql`${userRoles.tenantId} in ${context}`,
+          eq(userRoles.status, 'Enabled'),
+        ),
+      )
       .prepare('snapshot_next_boundary'),
   };
 }
 
 const readsOf = preparedPerDatabase(prepareReads);
 
-export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigint, now: Date): Promise<AuthorizationSnapshot> {
+export async function buildSnapshot(
+  db: Executor,
+  userId: bigint,
+  tenantId: bigint,
+  now: Date,
+): Promise<AuthorizationSnapshot> {
   // Roles assigned in this context or globally (tenant 0), enabled, within their window.
   const reads = readsOf(db);
   const assigned = await reads.assigned.execute({ userId, tenantId, now: now.toISOString() });
   const [boundary] = await reads.nextBoundary.execute({ userId, tenantId, now: now.toISOString() });
-  const roleIds = await withInheritedRoles(db, assigned.map((r) => r.id));
+  const roleIds = await withInheritedRoles(
+    db,
+    assigned.map((r) => r.id),
+  );
   const roleRows = roleIds.length
-    ? await db.select({ id: roles.id, tenantId: roles.tenantId, code: roles.roleCode, dataScope: roles.dataScope }).from(roles).where(inArray(roles.id, roleIds))
+    ? await db
+        .select({ id: roles.id, tenantId: roles.tenantId, code: roles.roleCode, dataScope: roles.dataScope })
+        .from(roles)
+        .where(inArray(roles.id, roleIds))
     : [];
   const granted = roleIds.length
     ? await db
         .selectDistinct({ code: permissions.code })
         .from(rolePermissions)
         .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
-        .where(and(inArray(rolePermissions.roleId, roleIds), eq(rolePermissions.status, 'Enabled'), eq(permissions.isEnabled, true)))
+        .where(
+          and(
+            inArray(rolePermissions.roleId, roleIds),
+            eq(rolePermissions.status, 'Enabled'),
+            eq(permissions.isEnabled, true),
+          ),
+        )
     : [];
 
   let editionWhitelist: string[] = [];
@@ -128,22 +167,34 @@ export async function buildSnapshot(db: Executor, userId: bigint, tenantId: bigi
   const isSuperAdmin = roleRows.some((r) => r.tenantId === 0n && r.code.toLowerCase() === SUPER_ADMIN_ROLE);
   // Platform codes are the platform state's: a role of a tenant (or a global one) carrying one
   // grants nothing inside a tenant.
-  const codes = new Set(granted.map((g) => g.code.toLowerCase()).filter((code) => tenantId === 0n || !isPlatformCode(code)));
+  const codes = new Set(
+    granted.map((g) => g.code.toLowerCase()).filter((code) => tenantId === 0n || !isPlatformCode(code)),
+  );
   if (isSuperAdmin) codes.add(WILDCARD_PERMISSION);
   // The override is the account's, set where the account is managed: it applies in the user's
   // home context only; elsewhere the roles held there decide.
   const scopes = new Set<DataScope>(
     user?.override && user.home === tenantId && (DATA_SCOPES as readonly string[]).includes(user.override)
       ? [user.override as DataScope]
-      : roleRows.map((r) => ((DATA_SCOPES as readonly string[]).includes(r.dataScope) ? (r.dataScope as DataScope) : 'SelfOnly')),
+      : roleRows.map((r) =>
+          (DATA_SCOPES as readonly string[]).includes(r.dataScope) ? (r.dataScope as DataScope) : 'SelfOnly',
+        ),
   );
   if (isSuperAdmin) scopes.add('All');
-  const roleScopes = new Set<DataScope>(roleRows.map((r) => ((DATA_SCOPES as readonly string[]).includes(r.dataScope) ? (r.dataScope as DataScope) : 'SelfOnly')));
+  const roleScopes = new Set<DataScope>(
+    roleRows.map((r) =>
+      (DATA_SCOPES as readonly string[]).includes(r.dataScope) ? (r.dataScope as DataScope) : 'SelfOnly',
+    ),
+  );
   if (isSuperAdmin) roleScopes.add('All');
   const customRoles = roleRows.filter((r) => r.dataScope === 'Custom').map((r) => r.id);
-  const custom = scopes.has('Custom') && customRoles.length
-    ? await db.selectDistinct({ id: roleDataScopeDepartments.departmentId }).from(roleDataScopeDepartments).where(inArray(roleDataScopeDepartments.roleId, customRoles))
-    : [];
+  const custom =
+    scopes.has('Custom') && customRoles.length
+      ? await db
+          .selectDistinct({ id: roleDataScopeDepartments.departmentId })
+          .from(roleDataScopeDepartments)
+          .where(inArray(roleDataScopeDepartments.roleId, customRoles))
+      : [];
 
   return {
     userId: String(userId),
@@ -177,4 +228,3 @@ export function allows(snapshot: AuthorizationSnapshot, code: string): boolean {
 export function widestScope(snapshot: AuthorizationSnapshot): DataScope {
   return snapshot.dataScopes[0] ?? 'SelfOnly';
 }
-

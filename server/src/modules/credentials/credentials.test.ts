@@ -19,7 +19,9 @@ const RETIRED_KEY = randomBytes(32).toString('base64');
 const CURRENT_KEY = randomBytes(32).toString('base64');
 
 beforeAll(async () => {
-  server = await startSignedServer({ Security: { CredentialKeys: { k2025: RETIRED_KEY, k2026: CURRENT_KEY }, CredentialKeyId: 'k2026' } });
+  server = await startSignedServer({
+    Security: { CredentialKeys: { k2025: RETIRED_KEY, k2026: CURRENT_KEY }, CredentialKeyId: 'k2026' },
+  });
 });
 afterAll(() => server.close());
 
@@ -31,10 +33,25 @@ async function signedIn() {
   const auth = bearer(token.accessToken);
   const api = {
     list: () => server.json('/api/Profile/ApiCredentials', { headers: auth }),
-    create: (json: unknown = {}) => server.json('/api/Profile/ApiCredential', { method: 'POST', headers: { ...auth, 'X-Language': 'en-US' }, json }),
-    rotate: (basicId: unknown) => server.json('/api/Profile/RotateApiCredentialSecret', { method: 'POST', headers: { ...auth, 'X-Language': 'en-US' }, json: { basicId } }),
-    status: (basicId: unknown, status: unknown) => server.json('/api/Profile/ApiCredentialStatus', { method: 'PUT', headers: { ...auth, 'X-Language': 'en-US' }, json: { basicId, status } }),
-    remove: (query: string) => server.json(`/api/Profile/ApiCredential${query}`, { method: 'DELETE', headers: { ...auth, 'X-Language': 'en-US' } }),
+    create: (json: unknown = {}) =>
+      server.json('/api/Profile/ApiCredential', { method: 'POST', headers: { ...auth, 'X-Language': 'en-US' }, json }),
+    rotate: (basicId: unknown) =>
+      server.json('/api/Profile/RotateApiCredentialSecret', {
+        method: 'POST',
+        headers: { ...auth, 'X-Language': 'en-US' },
+        json: { basicId },
+      }),
+    status: (basicId: unknown, status: unknown) =>
+      server.json('/api/Profile/ApiCredentialStatus', {
+        method: 'PUT',
+        headers: { ...auth, 'X-Language': 'en-US' },
+        json: { basicId, status },
+      }),
+    remove: (query: string) =>
+      server.json(`/api/Profile/ApiCredential${query}`, {
+        method: 'DELETE',
+        headers: { ...auth, 'X-Language': 'en-US' },
+      }),
   };
   return { user, token, auth, api };
 }
@@ -52,7 +69,9 @@ describe('create, list, rotate, status, delete', () => {
 
     const list = await api.list();
     expect(list.status).toBe(200);
-    expect(list.body.data).toEqual([{ basicId, credentialName: 'billing sync', appKey, status: 'Enabled', createdTime: expect.any(String) }]);
+    expect(list.body.data).toEqual([
+      { basicId, credentialName: 'billing sync', appKey, status: 'Enabled', createdTime: expect.any(String) },
+    ]);
     expect(JSON.stringify(list.body)).not.toContain(appSecret);
     expect(JSON.stringify(list.body)).not.toMatch(/secret|ciphertext/i);
 
@@ -69,7 +88,17 @@ describe('create, list, rotate, status, delete', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.appKey).toMatch(/^ak_/);
     // Nulls, as the original's form sends for fields it leaves empty, count as absent.
-    const nulls = await server.json('/api/Profile/ApiCredential', { method: 'POST', headers: auth, json: { credentialName: null, signatureAlgorithm: null, publicKey: null, ipWhitelist: null, expirationTime: null } });
+    const nulls = await server.json('/api/Profile/ApiCredential', {
+      method: 'POST',
+      headers: auth,
+      json: {
+        credentialName: null,
+        signatureAlgorithm: null,
+        publicKey: null,
+        ipWhitelist: null,
+        expirationTime: null,
+      },
+    });
     expect(nulls.status).toBe(200);
     expect(nulls.body.data.appKey).toMatch(/^ak_/);
   });
@@ -98,7 +127,13 @@ describe('create, list, rotate, status, delete', () => {
     const appKey = `ak_${'R'.repeat(24)}`;
     const appSecret = `sk_${'s'.repeat(43)}`;
     const sealed = createSecretBox({ k2025: RETIRED_KEY }, 'k2025').seal(appSecret, appKey);
-    await deps.db.insert(apiCredentials).values({ id: deps.ids.next(), userId: user.id, appKey, secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId });
+    await deps.db.insert(apiCredentials).values({
+      id: deps.ids.next(),
+      userId: user.id,
+      appKey,
+      secretCiphertext: sealed.ciphertext,
+      secretKeyId: sealed.keyId,
+    });
     expect((await signedCall(server, { appKey, appSecret }, ping)).status).toBe(200);
     // A key id no longer configured (or altered data): the credential is refused, never a 500.
     await deps.db.update(apiCredentials).set({ secretKeyId: 'gone' }).where(eq(apiCredentials.appKey, appKey));
@@ -112,16 +147,32 @@ describe('create, list, rotate, status, delete', () => {
     const appKey = `ak_${'Q'.repeat(24)}`;
     const appSecret = `sk_${'q'.repeat(43)}`;
     const sealed = createSecretBox({ k2025: RETIRED_KEY }, 'k2025').seal(appSecret, appKey);
-    await deps.db.insert(apiCredentials).values({ id: deps.ids.next(), userId: user.id, appKey, secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId });
+    await deps.db.insert(apiCredentials).values({
+      id: deps.ids.next(),
+      userId: user.id,
+      appKey,
+      secretCiphertext: sealed.ciphertext,
+      secretKeyId: sealed.keyId,
+    });
     const lostKey = `ak_${'L'.repeat(24)}`;
-    await deps.db.insert(apiCredentials).values({ id: deps.ids.next(), userId: user.id, appKey: lostKey, secretCiphertext: sealed.ciphertext, secretKeyId: 'lost' });
+    await deps.db.insert(apiCredentials).values({
+      id: deps.ids.next(),
+      userId: user.id,
+      appKey: lostKey,
+      secretCiphertext: sealed.ciphertext,
+      secretKeyId: 'lost',
+    });
     const result = await deps.credentials.reseal();
     expect(result.resealed).toBeGreaterThanOrEqual(1);
     expect(result.unreadable).toBeGreaterThanOrEqual(1);
     const [row] = await deps.db.select().from(apiCredentials).where(eq(apiCredentials.appKey, appKey));
     expect(row!.secretKeyId).toBe('k2026');
     // The current key alone opens it, to the same secret: the partner changes nothing.
-    expect(createSecretBox({ k2026: CURRENT_KEY }, 'k2026').open(row!.secretCiphertext, row!.secretKeyId, appKey)?.toString()).toBe(appSecret);
+    expect(
+      createSecretBox({ k2026: CURRENT_KEY }, 'k2026')
+        .open(row!.secretCiphertext, row!.secretKeyId, appKey)
+        ?.toString(),
+    ).toBe(appSecret);
     await deps.credentials.changed(appKey);
     expect((await signedCall(server, { appKey, appSecret }, ping)).status).toBe(200);
     // A secret that does not open is left as it was, and nothing is re-sealed twice.
@@ -133,24 +184,41 @@ describe('create, list, rotate, status, delete', () => {
   it('rotates the secret: the new one signs, the old one stops at once', async () => {
     const cred = await issueCredential(server);
     expect((await signedCall(server, cred, ping)).status).toBe(200);
-    const res = await server.json('/api/Profile/RotateApiCredentialSecret', { method: 'POST', headers: bearer(cred.accessToken), json: { basicId: cred.basicId } });
+    const res = await server.json('/api/Profile/RotateApiCredentialSecret', {
+      method: 'POST',
+      headers: bearer(cred.accessToken),
+      json: { basicId: cred.basicId },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ basicId: cred.basicId, appKey: cred.appKey, appSecret: expect.stringMatching(/^sk_[A-Za-z0-9]{43}$/) });
+    expect(res.body.data).toEqual({
+      basicId: cred.basicId,
+      appKey: cred.appKey,
+      appSecret: expect.stringMatching(/^sk_[A-Za-z0-9]{43}$/),
+    });
     expect(res.body.data.appSecret).not.toBe(cred.appSecret);
     expect((await signedCall(server, cred, ping)).status).toBe(401);
-    expect((await signedCall(server, { appKey: cred.appKey, appSecret: res.body.data.appSecret }, ping)).status).toBe(200);
+    expect((await signedCall(server, { appKey: cred.appKey, appSecret: res.body.data.appSecret }, ping)).status).toBe(
+      200,
+    );
     expect(server.logs.join('\n')).not.toContain(res.body.data.appSecret);
   });
 
   it('of two rotations racing, one wins and the other answers 409', async () => {
     const cred = await issueCredential(server);
-    const rotate = () => server.json('/api/Profile/RotateApiCredentialSecret', { method: 'POST', headers: bearer(cred.accessToken), json: { basicId: cred.basicId } });
+    const rotate = () =>
+      server.json('/api/Profile/RotateApiCredentialSecret', {
+        method: 'POST',
+        headers: bearer(cred.accessToken),
+        json: { basicId: cred.basicId },
+      });
     const results = await Promise.all([rotate(), rotate(), rotate()]);
     const won = results.filter((r) => r.status === 200);
     expect(won.length).toBeGreaterThanOrEqual(1);
     expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
     // The secret that works is the one the last winner was given.
-    const valid = await Promise.all(won.map((r) => signedCall(server, { appKey: cred.appKey, appSecret: r.body.data.appSecret }, ping)));
+    const valid = await Promise.all(
+      won.map((r) => signedCall(server, { appKey: cred.appKey, appSecret: r.body.data.appSecret }, ping)),
+    );
     expect(valid.filter((v) => v.status === 200)).toHaveLength(1);
   });
 
@@ -162,37 +230,65 @@ describe('create, list, rotate, status, delete', () => {
     expect(off.body.data).toMatchObject({ basicId, appKey, status: 'Disabled' });
     expect((await api.status(basicId, 1)).body.data.status).toBe('Enabled');
     // The 64-bit id as a JSON number literal is kept exact.
-    const asNumber = await server.json('/api/Profile/ApiCredentialStatus', { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: `{"basicId":${basicId},"status":0}` });
+    const asNumber = await server.json('/api/Profile/ApiCredentialStatus', {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: `{"basicId":${basicId},"status":0}`,
+    });
     expect(asNumber.body.data.status).toBe('Disabled');
     expect((await api.list()).body.data[0].status).toBe('Disabled');
     const bad = await api.status(basicId, 'Paused');
     expect(bad.status).toBe(400);
     expect(bad.body.data[0].field).toBe('status');
     // Each change of status is audited; setting the status it already has changes nothing.
-    const entries = await server.runtime.deps.db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ApiCredentialStatusChanged'), eq(auditEntries.targetId, basicId)));
-    expect(entries.map((e) => (e.detail as { status: string }).status).sort()).toEqual(['Disabled', 'Disabled', 'Enabled']);
+    const entries = await server.runtime.deps.db
+      .select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.action, 'ApiCredentialStatusChanged'), eq(auditEntries.targetId, basicId)));
+    expect(entries.map((e) => (e.detail as { status: string }).status).sort()).toEqual([
+      'Disabled',
+      'Disabled',
+      'Enabled',
+    ]);
   });
 
   it('deletes with ?id= (the key stops working); a missing id is refused', async () => {
     const cred = await issueCredential(server);
-    const del = await server.json(`/api/Profile/ApiCredential?id=${cred.basicId}`, { method: 'DELETE', headers: bearer(cred.accessToken) });
+    const del = await server.json(`/api/Profile/ApiCredential?id=${cred.basicId}`, {
+      method: 'DELETE',
+      headers: bearer(cred.accessToken),
+    });
     expect(del.status).toBe(200);
     expect(del.body.data).toBeUndefined();
     expect((await signedCall(server, cred, ping)).status).toBe(401);
-    const again = await server.json(`/api/Profile/ApiCredential?ID=${cred.basicId}`, { method: 'DELETE', headers: { ...bearer(cred.accessToken), 'X-Language': 'en-US' } });
+    const again = await server.json(`/api/Profile/ApiCredential?ID=${cred.basicId}`, {
+      method: 'DELETE',
+      headers: { ...bearer(cred.accessToken), 'X-Language': 'en-US' },
+    });
     expect(again.status).toBe(400);
     expect(again.body.data).toBe('The credential does not exist or is not yours.');
-    const missing = await server.json('/api/Profile/ApiCredential', { method: 'DELETE', headers: { ...bearer(cred.accessToken), 'X-Language': 'en-US' } });
+    const missing = await server.json('/api/Profile/ApiCredential', {
+      method: 'DELETE',
+      headers: { ...bearer(cred.accessToken), 'X-Language': 'en-US' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.data).toBe('The credential id is invalid.');
-    const audit = await server.runtime.deps.db.select().from(auditEntries).where(eq(auditEntries.targetId, cred.basicId));
+    const audit = await server.runtime.deps.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.targetId, cred.basicId));
     expect(audit.map((a) => a.action).sort()).toEqual(['ApiCredentialCreated', 'ApiCredentialDeleted']);
   });
 
   it("refuses another user's credential with the same answer as an unknown one", async () => {
     const owner = await issueCredential(server);
     const { api } = await signedIn();
-    for (const res of [await api.rotate(owner.basicId), await api.status(owner.basicId, 'Disabled'), await api.remove(`?id=${owner.basicId}`), await api.rotate('999')]) {
+    for (const res of [
+      await api.rotate(owner.basicId),
+      await api.status(owner.basicId, 'Disabled'),
+      await api.remove(`?id=${owner.basicId}`),
+      await api.rotate('999'),
+    ]) {
       expect(res.status).toBe(400);
       expect(res.body.data).toBe('The credential does not exist or is not yours.');
     }
@@ -216,9 +312,15 @@ describe('create, list, rotate, status, delete', () => {
       expect(res.body.data.map((d: { field: string }) => d.field)).toContain(field);
     }
     const texts: Array<[Record<string, unknown>, RegExp]> = [
-      [{ signatureAlgorithm: 'HMACSHA1' }, /Unsupported signature algorithm HMACSHA1; allowed: HMACSHA256, HMACSHA512, RSASHA256/],
+      [
+        { signatureAlgorithm: 'HMACSHA1' },
+        /Unsupported signature algorithm HMACSHA1; allowed: HMACSHA256, HMACSHA512, RSASHA256/,
+      ],
       [{ signatureAlgorithm: 'RSASHA256' }, /RSA public key/],
-      [{ signatureAlgorithm: 'RSASHA256', publicKey: '-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----' }, /RSA public key/],
+      [
+        { signatureAlgorithm: 'RSASHA256', publicKey: '-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----' },
+        /RSA public key/,
+      ],
       [{ signatureAlgorithm: 'HMACSHA256', publicKey: 'x' }, /RSA public key/],
       [{ ipWhitelist: '10.0.0.1, evil.example.com' }, /evil\.example\.com/],
       [{ expirationTime: '2000-01-01T00:00:00Z' }, /future/],
@@ -228,7 +330,11 @@ describe('create, list, rotate, status, delete', () => {
       expect(res.status, JSON.stringify(json)).toBe(400);
       expect(res.body.data).toMatch(text);
     }
-    const notJson = await server.json('/api/Profile/ApiCredential', { method: 'POST', headers: { ...(await signedIn()).auth, 'content-type': 'application/json' }, body: '{"credentialName":' });
+    const notJson = await server.json('/api/Profile/ApiCredential', {
+      method: 'POST',
+      headers: { ...(await signedIn()).auth, 'content-type': 'application/json' },
+      body: '{"credentialName":',
+    });
     expect(notJson.status).toBe(400);
     expect((await api.list()).body.data).toEqual([]);
   });
@@ -256,7 +362,9 @@ describe('at most five per user', () => {
     const { api, user } = await signedIn();
     const second = bearer((await loginAs(server, user)).accessToken);
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => (i % 2 ? api.create() : server.json('/api/Profile/ApiCredential', { method: 'POST', headers: second, json: {} }))),
+      Array.from({ length: 12 }, (_, i) =>
+        i % 2 ? api.create() : server.json('/api/Profile/ApiCredential', { method: 'POST', headers: second, json: {} }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 400)).toHaveLength(7);
@@ -273,7 +381,10 @@ describe('impersonation', () => {
     // Mark the session as an impersonation (what the impersonation endpoint writes).
     const admin = await createTestUser(server.runtime.deps);
     const sessionId = BigInt(claimsOf(token.accessToken).SessionId as string);
-    await server.runtime.deps.db.update(userSessions).set({ impersonatorUserId: admin.id }).where(eq(userSessions.id, sessionId));
+    await server.runtime.deps.db
+      .update(userSessions)
+      .set({ impersonatorUserId: admin.id })
+      .where(eq(userSessions.id, sessionId));
     await server.runtime.deps.sessionState.invalidateSession(sessionId);
 
     const create = await api.create();

@@ -57,7 +57,10 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /** Splits a stored allow-list (`,`, `;`, `|` or whitespace separated). */
 export function parseAllowList(text: string | null): string[] | null {
-  const items = (text ?? '').split(/[,;|\s]+/).map((s) => s.trim()).filter(Boolean);
+  const items = (text ?? '')
+    .split(/[,;|\s]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length ? items : null;
 }
 
@@ -90,7 +93,13 @@ export interface CredentialDirectoryDeps {
  */
 export function createCredentialDirectory(deps: CredentialDirectoryDeps): CredentialDirectory {
   const box: SecretBox = createSecretBox(deps.keys, deps.currentKeyId);
-  const cache = createInvalidatingCache<CredentialEntry | null>({ name: 'session', store: deps.store, clock: deps.clock, logger: deps.logger, ttlMs: 60_000 });
+  const cache = createInvalidatingCache<CredentialEntry | null>({
+    name: 'session',
+    store: deps.store,
+    clock: deps.clock,
+    logger: deps.logger,
+    ttlMs: 60_000,
+  });
   const touched = new Map<bigint, number>();
 
   async function load(appKey: string, tags: string[]): Promise<CredentialEntry | null> {
@@ -104,7 +113,11 @@ export function createCredentialDirectory(deps: CredentialDirectoryDeps): Creden
     tags.push(`user:${c.userId}`);
     const secret = box.open(c.secretCiphertext, c.secretKeyId, c.appKey);
     // Never the secret or its ciphertext: only that it did not open.
-    if (!secret) deps.logger.error('api credential secret does not decrypt (key missing or data altered)', { credentialId: String(c.id), keyId: c.secretKeyId });
+    if (!secret)
+      deps.logger.error('api credential secret does not decrypt (key missing or data altered)', {
+        credentialId: String(c.id),
+        keyId: c.secretKeyId,
+      });
     let publicKey: KeyObject | undefined;
     let sm2Key: Sm2PublicKey | undefined;
     const algorithm = c.signatureAlgorithm ? normalizeAlgorithm(c.signatureAlgorithm) : null;
@@ -151,7 +164,12 @@ export function createCredentialDirectory(deps: CredentialDirectoryDeps): Creden
     seal: (secret, appKey) => box.seal(secret, appKey),
     async reseal() {
       const rows = await deps.db
-        .select({ id: apiCredentials.id, appKey: apiCredentials.appKey, ciphertext: apiCredentials.secretCiphertext, keyId: apiCredentials.secretKeyId })
+        .select({
+          id: apiCredentials.id,
+          appKey: apiCredentials.appKey,
+          ciphertext: apiCredentials.secretCiphertext,
+          keyId: apiCredentials.secretKeyId,
+        })
         .from(apiCredentials)
         .where(ne(apiCredentials.secretKeyId, box.currentKeyId));
       let resealed = 0;
@@ -160,7 +178,10 @@ export function createCredentialDirectory(deps: CredentialDirectoryDeps): Creden
         const secret = box.open(row.ciphertext, row.keyId, row.appKey);
         if (!secret) {
           unreadable++;
-          deps.logger.error('api credential secret does not decrypt; not re-sealed', { credentialId: String(row.id), keyId: row.keyId });
+          deps.logger.error('api credential secret does not decrypt; not re-sealed', {
+            credentialId: String(row.id),
+            keyId: row.keyId,
+          });
           continue;
         }
         const sealed = box.seal(secret.toString('utf8'), row.appKey);
@@ -186,7 +207,8 @@ export function createCredentialDirectory(deps: CredentialDirectoryDeps): Creden
         .where(eq(apiCredentials.id, entry.id))
         .then(
           () => undefined,
-          (error: unknown) => deps.logger.warn('could not record api credential use', { credentialId: String(entry.id), error }),
+          (error: unknown) =>
+            deps.logger.warn('could not record api credential use', { credentialId: String(entry.id), error }),
         );
     },
     start: () => cache.start(),

@@ -22,7 +22,11 @@ const VERSION = 'v1';
  * `label` names what the box seals and is bound into the additional data with the context value
  * (the AppKey for API secrets), so a ciphertext of one kind never opens as another.
  */
-export function createSecretBox(keys: Record<string, string>, currentKeyId: string, label = 'api-credential'): SecretBox {
+export function createSecretBox(
+  keys: Record<string, string>,
+  currentKeyId: string,
+  label = 'api-credential',
+): SecretBox {
   const material = new Map(Object.entries(keys).map(([id, b64]) => [id, Buffer.from(b64, 'base64')]));
   for (const [id, key] of material) if (key.length !== 32) throw new Error(`credential key ${id} is not 32 bytes`);
   const current = material.get(currentKeyId);
@@ -36,7 +40,10 @@ export function createSecretBox(keys: Record<string, string>, currentKeyId: stri
       const cipher = createCipheriv('aes-256-gcm', current, iv);
       cipher.setAAD(aad(appKey));
       const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-      return { ciphertext: `${VERSION}.${Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64')}`, keyId: currentKeyId };
+      return {
+        ciphertext: `${VERSION}.${Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64')}`,
+        keyId: currentKeyId,
+      };
     },
     open(ciphertext, keyId, appKey) {
       const key = material.get(keyId.toLowerCase());

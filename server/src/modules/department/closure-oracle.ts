@@ -17,7 +17,8 @@ export interface TreeRow {
 }
 
 /** One pair as a line: `ancestor>descendant depth path | pathName`. */
-const line = (a: bigint, d: bigint, depth: number, path: string, pathName: string) => `${a}>${d} ${depth} ${path} | ${pathName}`;
+const line = (a: bigint, d: bigint, depth: number, path: string, pathName: string) =>
+  `${a}>${d} ${depth} ${path} | ${pathName}`;
 
 /**
  * Every (ancestor, descendant) pair of the rows, self pairs included. Throws on a cycle or on a
@@ -31,7 +32,8 @@ export function expectedClosure(rows: readonly TreeRow[]): string[] {
     for (let at: TreeRow | undefined = row; at; at = at.parentId === null ? undefined : byId.get(at.parentId)) {
       if (chain.includes(at)) throw new Error(`Cycle through department ${at.id}`);
       chain.push(at);
-      if (at.parentId !== null && !byId.has(at.parentId)) throw new Error(`Department ${at.id} has a missing parent ${at.parentId}`);
+      if (at.parentId !== null && !byId.has(at.parentId))
+        throw new Error(`Department ${at.id} has a missing parent ${at.parentId}`);
     }
     // chain: the row, its parent, ..., the root.
     const fromRoot = [...chain].reverse();
@@ -57,7 +59,10 @@ export async function readClosure(db: Executor, tenantId: bigint): Promise<strin
 }
 
 /** Both sides for one tenant: compare with `expect(actual).toEqual(expected)`. */
-export async function closureOfTenant(db: Executor, tenantId: bigint): Promise<{ actual: string[]; expected: string[] }> {
+export async function closureOfTenant(
+  db: Executor,
+  tenantId: bigint,
+): Promise<{ actual: string[]; expected: string[] }> {
   const [rows, actual] = await Promise.all([readTreeRows(db, tenantId), readClosure(db, tenantId)]);
   return { actual, expected: expectedClosure(rows) };
 }

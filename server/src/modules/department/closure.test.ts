@@ -30,7 +30,9 @@ async function pairsOf(id: bigint) {
     .select()
     .from(departmentHierarchy)
     .where(and(eq(departmentHierarchy.tenantId, tenantId), eq(departmentHierarchy.descendantId, id)));
-  return rows.sort((a, b) => a.depth - b.depth).map((r) => ({ ancestorId: r.ancestorId, depth: r.depth, path: r.path, pathName: r.pathName }));
+  return rows
+    .sort((a, b) => a.depth - b.depth)
+    .map((r) => ({ ancestorId: r.ancestorId, depth: r.depth, path: r.path, pathName: r.pathName }));
 }
 
 async function expectConsistent() {
@@ -52,7 +54,14 @@ describe('department closure', () => {
     const root = await add('Head office');
     const sales = await add('Sales', root.id);
     const east = await add('Sales East', sales.id);
-    expect(east).toMatchObject({ tenantId, parentId: sales.id, departmentName: 'Sales East', version: 0, createdBy: 7n, isDeleted: false });
+    expect(east).toMatchObject({
+      tenantId,
+      parentId: sales.id,
+      departmentName: 'Sales East',
+      version: 0,
+      createdBy: 7n,
+      isDeleted: false,
+    });
     const path = `${root.id}/${sales.id}/${east.id}`;
     const pathName = 'Head office/Sales/Sales East';
     expect(await pairsOf(east.id)).toEqual([
@@ -60,7 +69,9 @@ describe('department closure', () => {
       { ancestorId: sales.id, depth: 1, path, pathName },
       { ancestorId: root.id, depth: 2, path, pathName },
     ]);
-    expect(await pairsOf(root.id)).toEqual([{ ancestorId: root.id, depth: 0, path: `${root.id}`, pathName: 'Head office' }]);
+    expect(await pairsOf(root.id)).toEqual([
+      { ancestorId: root.id, depth: 0, path: `${root.id}`, pathName: 'Head office' },
+    ]);
     await expectConsistent();
   });
 
@@ -76,11 +87,36 @@ describe('department closure', () => {
     expect(moved).toMatchObject({ parentId: y.id, version: a.version + 1, modifiedBy: 9n });
     expect(await service.descendantIds(tenantId, x.id)).toEqual([]);
     expect(await pairsOf(a2.id)).toEqual([
-      { ancestorId: a2.id, depth: 0, path: `${root.id}/${y.id}/${a.id}/${a1.id}/${a2.id}`, pathName: 'Root M/Y/A/A1/A2' },
-      { ancestorId: a1.id, depth: 1, path: `${root.id}/${y.id}/${a.id}/${a1.id}/${a2.id}`, pathName: 'Root M/Y/A/A1/A2' },
-      { ancestorId: a.id, depth: 2, path: `${root.id}/${y.id}/${a.id}/${a1.id}/${a2.id}`, pathName: 'Root M/Y/A/A1/A2' },
-      { ancestorId: y.id, depth: 3, path: `${root.id}/${y.id}/${a.id}/${a1.id}/${a2.id}`, pathName: 'Root M/Y/A/A1/A2' },
-      { ancestorId: root.id, depth: 4, path: `${root.id}/${y.id}/${a.id}/${a1.id}/${a2.id}`, pathName: 'Root M/Y/A/A1/A2' },
+      {
+        ancestorId: a2.id,
+        depth: 0,
+        path: `${root.id}/${y.id}/${a.id}/${a1.id}/${a2.id}`,
+        pathName: 'Root M/Y/A/A1/A2',
+      },
+      {
+        ancestorId: a1.id,
+        depth: 1,
+        path: `${root.id}/${y.id}/${a.id}/${a1.id}/${a2.id}`,
+        pathName: 'Root M/Y/A/A1/A2',
+      },
+      {
+        ancestorId: a.id,
+        depth: 2,
+        path: `${root.id}/${y.id}/${a.id}/${a1.id}/${a2.id}`,
+        pathName: 'Root M/Y/A/A1/A2',
+      },
+      {
+        ancestorId: y.id,
+        depth: 3,
+        path: `${root.id}/${y.id}/${a.id}/${a1.id}/${a2.id}`,
+        pathName: 'Root M/Y/A/A1/A2',
+      },
+      {
+        ancestorId: root.id,
+        depth: 4,
+        path: `${root.id}/${y.id}/${a.id}/${a1.id}/${a2.id}`,
+        pathName: 'Root M/Y/A/A1/A2',
+      },
     ]);
     await expectConsistent();
 
@@ -104,14 +140,22 @@ describe('department closure', () => {
 
     const renamed = await service.update({ tenantId, id: a.id, departmentName: '  New / 新  ', expectedVersion: 0 });
     expect(renamed).toMatchObject({ departmentName: 'New / 新', version: 1 });
-    expect((await pairsOf(c.id)).map((p) => p.pathName)).toEqual(['Root R/New / 新/B/C', 'Root R/New / 新/B/C', 'Root R/New / 新/B/C', 'Root R/New / 新/B/C']);
+    expect((await pairsOf(c.id)).map((p) => p.pathName)).toEqual([
+      'Root R/New / 新/B/C',
+      'Root R/New / 新/B/C',
+      'Root R/New / 新/B/C',
+      'Root R/New / 新/B/C',
+    ]);
     expect((await pairsOf(b.id))[0]!.pathName).toBe('Root R/New / 新/B');
     expect(await pairsOf(sibling.id)).toEqual(before);
     await expectConsistent();
 
     // Rename and move in one update.
     await service.update({ tenantId, id: b.id, departmentName: 'B2', parentId: sibling.id });
-    expect((await pairsOf(c.id))[0]).toMatchObject({ path: `${root.id}/${sibling.id}/${b.id}/${c.id}`, pathName: 'Root R/Sibling/B2/C' });
+    expect((await pairsOf(c.id))[0]).toMatchObject({
+      path: `${root.id}/${sibling.id}/${b.id}/${c.id}`,
+      pathName: 'Root R/Sibling/B2/C',
+    });
     await expectConsistent();
   });
 
@@ -134,7 +178,10 @@ describe('department closure', () => {
     expect(await service.descendantIds(tenantId, root.id, { includeSelf: true })).toEqual([root.id, mid.id]);
     await expectAppError(service.get(tenantId, leaf.id), departmentErrors.NOT_FOUND);
     await expectAppError(service.remove(tenantId, leaf.id), departmentErrors.NOT_FOUND);
-    await expectAppError(service.create({ tenantId, parentId: leaf.id, departmentName: 'Under deleted' }), departmentErrors.PARENT_NOT_FOUND);
+    await expectAppError(
+      service.create({ tenantId, parentId: leaf.id, departmentName: 'Under deleted' }),
+      departmentErrors.PARENT_NOT_FOUND,
+    );
 
     // Once the child is gone the parent can go.
     await service.remove(tenantId, mid.id);
@@ -154,13 +201,18 @@ describe('department closure', () => {
     expect(child?.params).toEqual({ name: 'Alpha', parentName: 'Beta' });
     await expectAppError(service.move(tenantId, a.id, c.id), departmentErrors.PARENT_IS_DESCENDANT);
     // A refused move inside an update takes the rest of the update down with it.
-    await expectAppError(service.update({ tenantId, id: root.id, departmentName: 'Renamed', parentId: c.id }), departmentErrors.PARENT_IS_DESCENDANT);
+    await expectAppError(
+      service.update({ tenantId, id: root.id, departmentName: 'Renamed', parentId: c.id }),
+      departmentErrors.PARENT_IS_DESCENDANT,
+    );
     expect(await snapshot()).toEqual(before);
 
     expect(translate('en-US', child!.definition.messageKey, child!.params)).toBe(
       'Department "Alpha" cannot be moved under "Beta", which is one of its own sub-departments.',
     );
-    expect(translate('zh-CN', child!.definition.messageKey, child!.params)).toBe('不能将部门“Alpha”移动到其下级部门“Beta”之下。');
+    expect(translate('zh-CN', child!.definition.messageKey, child!.params)).toBe(
+      '不能将部门“Alpha”移动到其下级部门“Beta”之下。',
+    );
   });
 
   it('answers 409 to a stale version and 404 to a missing parent or department', async () => {
@@ -168,14 +220,20 @@ describe('department closure', () => {
     const a = await add('Versioned', root.id);
     await service.update({ tenantId, id: a.id, remark: 'first', expectedVersion: 0 });
     const before = await snapshot();
-    const stale = await expectAppError(service.update({ tenantId, id: a.id, remark: 'second', expectedVersion: 0 }), commonErrors.VERSION_CONFLICT);
+    const stale = await expectAppError(
+      service.update({ tenantId, id: a.id, remark: 'second', expectedVersion: 0 }),
+      commonErrors.VERSION_CONFLICT,
+    );
     expect(stale?.definition.status).toBe(409);
     await expectAppError(service.move(tenantId, a.id, null, 0), commonErrors.VERSION_CONFLICT);
     await expectAppError(service.remove(tenantId, a.id, null, 0), commonErrors.VERSION_CONFLICT);
     expect(await snapshot()).toEqual(before);
 
     const missing = runtime.deps.ids.next();
-    await expectAppError(service.create({ tenantId, parentId: missing, departmentName: 'Orphan' }), departmentErrors.PARENT_NOT_FOUND);
+    await expectAppError(
+      service.create({ tenantId, parentId: missing, departmentName: 'Orphan' }),
+      departmentErrors.PARENT_NOT_FOUND,
+    );
     await expectAppError(service.move(tenantId, a.id, missing), departmentErrors.PARENT_NOT_FOUND);
     await expectAppError(service.update({ tenantId, id: missing, remark: 'x' }), departmentErrors.NOT_FOUND);
     await expectAppError(service.descendantIds(tenantId, missing), departmentErrors.NOT_FOUND);
@@ -186,14 +244,30 @@ describe('department closure', () => {
   });
 
   it('keeps the other fields on update and clears the ones set to null', async () => {
-    const a = await service.create({ tenantId, departmentName: 'Fields', departmentCode: 'F-1', phone: '123', email: 'f@example.com', leaderId: 42n, status: 'Enabled' });
+    const a = await service.create({
+      tenantId,
+      departmentName: 'Fields',
+      departmentCode: 'F-1',
+      phone: '123',
+      email: 'f@example.com',
+      leaderId: 42n,
+      status: 'Enabled',
+    });
     const updated = await service.update({ tenantId, id: a.id, phone: null, status: 'Disabled' });
-    expect(updated).toMatchObject({ departmentCode: 'F-1', phone: null, email: 'f@example.com', leaderId: 42n, status: 'Disabled', version: 1 });
+    expect(updated).toMatchObject({
+      departmentCode: 'F-1',
+      phone: null,
+      email: 'f@example.com',
+      leaderId: 42n,
+      status: 'Disabled',
+      version: 1,
+    });
   });
 
   it('lists the tree nested, siblings by sort then name; reads ancestors root first', async () => {
     const own = await createTestTenant(runtime.deps);
-    const mk = (departmentName: string, parentId: bigint | null, sort = 0) => service.create({ tenantId: own, parentId, departmentName, sort });
+    const mk = (departmentName: string, parentId: bigint | null, sort = 0) =>
+      service.create({ tenantId: own, parentId, departmentName, sort });
     const top = await mk('Top', null);
     const second = await mk('Second root', null, 1);
     await mk('b', top.id);
@@ -202,12 +276,17 @@ describe('department closure', () => {
     const deep = await mk('deep', last.id);
 
     const tree = await service.tree(own);
-    const shape = (nodes: typeof tree): unknown[] => nodes.map((n) => (n.children.length ? [n.departmentName, shape(n.children)] : n.departmentName));
+    const shape = (nodes: typeof tree): unknown[] =>
+      nodes.map((n) => (n.children.length ? [n.departmentName, shape(n.children)] : n.departmentName));
     expect(shape(tree)).toEqual([['Top', [['z first by sort', ['deep']], 'a', 'b']], 'Second root']);
     expect(tree[1]!.id).toBe(second.id);
 
     expect((await service.ancestors(own, deep.id)).map((d) => d.departmentName)).toEqual(['Top', 'z first by sort']);
-    expect((await service.ancestors(own, deep.id, { includeSelf: true })).map((d) => d.id)).toEqual([top.id, last.id, deep.id]);
+    expect((await service.ancestors(own, deep.id, { includeSelf: true })).map((d) => d.id)).toEqual([
+      top.id,
+      last.id,
+      deep.id,
+    ]);
     expect(await service.descendantIds(own, last.id, { includeSelf: true })).toEqual([last.id, deep.id]);
     expect(await service.tree(runtime.deps.ids.next())).toEqual([]);
   });

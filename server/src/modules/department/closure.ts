@@ -54,7 +54,12 @@ export async function refreshSubtreePaths(db: Executor, tenantId: bigint, rootId
 }
 
 /** Adds a new department: its self pair and one pair per ancestor of its parent. */
-export async function linkDepartment(db: Executor, tenantId: bigint, departmentId: bigint, parentId: bigint | null): Promise<void> {
+export async function linkDepartment(
+  db: Executor,
+  tenantId: bigint,
+  departmentId: bigint,
+  parentId: bigint | null,
+): Promise<void> {
   const t = id(tenantId);
   const d = id(departmentId);
   // Placeholders for path and pathName: refreshSubtreePaths fills them from the pairs.
@@ -76,7 +81,12 @@ export async function linkDepartment(db: Executor, tenantId: bigint, departmentI
  * inside the subtree keep their depths; the pairs linking it to its old ancestors go, and every
  * ancestor of the new parent is paired with every node of the subtree.
  */
-export async function relinkSubtree(db: Executor, tenantId: bigint, rootId: bigint, newParentId: bigint | null): Promise<void> {
+export async function relinkSubtree(
+  db: Executor,
+  tenantId: bigint,
+  rootId: bigint,
+  newParentId: bigint | null,
+): Promise<void> {
   const t = id(tenantId);
   const r = id(rootId);
   await db.execute(sql`

@@ -44,7 +44,10 @@ describe('department tree races', () => {
       const b1 = await service.create({ tenantId, parentId: b.id, departmentName: `B1 ${round}` });
       const [intoB, intoA] = round % 2 === 0 ? [b.id, a.id] : [b1.id, a1.id];
 
-      const results = await Promise.allSettled([service.move(tenantId, a.id, intoB), service.move(tenantId, b.id, intoA)]);
+      const results = await Promise.allSettled([
+        service.move(tenantId, a.id, intoB),
+        service.move(tenantId, b.id, intoA),
+      ]);
       expect(results.map(outcome).sort(), `round ${round}`).toEqual(['department.PARENT_IS_DESCENDANT', 'ok']);
       await expectValidTree(tenantId);
     }
@@ -55,10 +58,15 @@ describe('department tree races', () => {
     const nodes: Department[] = [];
     for (let i = 0; i < 8; i++) nodes.push(await service.create({ tenantId, departmentName: `N${i}` }));
     // Every ordered pair: each move is valid alone, many together would close cycles.
-    const moves = nodes.flatMap((x, i) => nodes.filter((_, j) => j !== i && (i + j) % 3 !== 0).map((y) => [x.id, y.id] as const));
+    const moves = nodes.flatMap((x, i) =>
+      nodes.filter((_, j) => j !== i && (i + j) % 3 !== 0).map((y) => [x.id, y.id] as const),
+    );
     const results = await Promise.allSettled(moves.map(([x, y]) => service.move(tenantId, x, y)));
     const outcomes = new Set(results.map(outcome));
-    expect([...outcomes].every((o) => ['ok', 'department.PARENT_IS_DESCENDANT'].includes(o)), [...outcomes].join()).toBe(true);
+    expect(
+      [...outcomes].every((o) => ['ok', 'department.PARENT_IS_DESCENDANT'].includes(o)),
+      [...outcomes].join(),
+    ).toBe(true);
     expect(outcomes.has('ok')).toBe(true);
     await expectValidTree(tenantId);
   });
@@ -71,7 +79,10 @@ describe('department tree races', () => {
         service.remove(tenantId, parent.id),
         service.create({ tenantId, parentId: parent.id, departmentName: `Child ${round}` }),
       ]);
-      expect([['ok', 'department.PARENT_NOT_FOUND'], ['department.HAS_CHILDREN', 'ok']]).toContainEqual(results.map(outcome));
+      expect([
+        ['ok', 'department.PARENT_NOT_FOUND'],
+        ['department.HAS_CHILDREN', 'ok'],
+      ]).toContainEqual(results.map(outcome));
       await expectValidTree(tenantId);
     }
   });

@@ -19,11 +19,19 @@ afterAll(() => server.close());
 
 const deps = () => server.runtime.deps;
 let seq = 0;
-const create = (body: Record<string, unknown>) => api.post('/api/Department/Department', { departmentName: `Unit ${++seq}`, ...body });
+const create = (body: Record<string, unknown>) =>
+  api.post('/api/Department/Department', { departmentName: `Unit ${++seq}`, ...body });
 
 describe('DepartmentType', () => {
   it('reads numbers or names, writes names, defaults to Department, and answers 400 for anything else', async () => {
-    const expected: Array<[unknown, string]> = [[0, 'Corporation'], [6, 'Department'], [14, 'Subsidiary'], [99, 'Other'], ['team', 'Team'], ['9', 'Group']];
+    const expected: Array<[unknown, string]> = [
+      [0, 'Corporation'],
+      [6, 'Department'],
+      [14, 'Subsidiary'],
+      [99, 'Other'],
+      ['team', 'Team'],
+      ['9', 'Group'],
+    ];
     for (const [departmentType, name] of expected) {
       const res = await create({ departmentType });
       expect(res.body.data?.departmentType, JSON.stringify(res.body)).toBe(name);
@@ -34,9 +42,15 @@ describe('DepartmentType', () => {
     const updated = await api.put('/api/Department/Department', { basicId: plain.basicId, departmentType: 3 });
     expect(updated.body.data.departmentType).toBe('Branch');
     // Absent on update: unchanged.
-    expect((await api.put('/api/Department/Department', { basicId: plain.basicId, sort: 2 })).body.data.departmentType).toBe('Branch');
+    expect(
+      (await api.put('/api/Department/Department', { basicId: plain.basicId, sort: 2 })).body.data.departmentType,
+    ).toBe('Branch');
 
-    for (const res of [await create({ departmentType: 15 }), await create({ departmentType: 'Sales floor' }), await api.put('/api/Department/Department', { basicId: plain.basicId, departmentType: null })]) {
+    for (const res of [
+      await create({ departmentType: 15 }),
+      await create({ departmentType: 'Sales floor' }),
+      await api.put('/api/Department/Department', { basicId: plain.basicId, departmentType: null }),
+    ]) {
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(res.body).toMatchObject({ code: 400, isSuccess: false });
     }
@@ -45,7 +59,8 @@ describe('DepartmentType', () => {
   it('filters the page by number or name', async () => {
     const office = (await create({ departmentType: 'Office' })).body.data.basicId;
     for (const departmentType of [13, 'office']) {
-      const items = (await api.post('/api/DepartmentQuery/DepartmentPage', { departmentType })).body.data.items as Array<{ basicId: string; departmentType: string }>;
+      const items = (await api.post('/api/DepartmentQuery/DepartmentPage', { departmentType })).body.data
+        .items as Array<{ basicId: string; departmentType: string }>;
       expect(items.map((d) => d.basicId)).toContain(office);
       expect(new Set(items.map((d) => d.departmentType))).toEqual(new Set(['Office']));
     }
@@ -68,13 +83,20 @@ describe('DepartmentType', () => {
     for (const [type, remark] of rows) {
       const id = deps().ids.next();
       ids.push(id);
-      await deps().db.execute(sql`INSERT INTO departments (id, tenant_id, department_name, department_type, remark) VALUES (${id}, ${tenantId}, ${`Legacy ${id}`}, ${type}, ${remark})`);
+      await deps().db.execute(
+        sql`INSERT INTO departments (id, tenant_id, department_name, department_type, remark) VALUES (${id}, ${tenantId}, ${`Legacy ${id}`}, ${type}, ${remark})`,
+      );
     }
     for (const statement of migration.statements) await deps().db.execute(sql.raw(statement));
     for (const [i, [, , type, remark]] of rows.entries()) {
-      const [row] = await deps().db.select({ type: departments.departmentType, remark: departments.remark }).from(departments).where(eq(departments.id, ids[i]!));
+      const [row] = await deps()
+        .db.select({ type: departments.departmentType, remark: departments.remark })
+        .from(departments)
+        .where(eq(departments.id, ids[i]!));
       expect(row).toEqual({ type, remark });
-      expect((await api.get('/api/DepartmentQuery/DepartmentDetail', { id: ids[i] })).body.data.departmentType).toBe(type);
+      expect((await api.get('/api/DepartmentQuery/DepartmentDetail', { id: ids[i] })).body.data.departmentType).toBe(
+        type,
+      );
     }
   });
 });

@@ -23,7 +23,12 @@ describe('department errors', () => {
   it('answers 404 for missing departments and 422 for refused rules', () => {
     expect(departmentErrors.NOT_FOUND.status).toBe(404);
     expect(departmentErrors.PARENT_NOT_FOUND.status).toBe(404);
-    for (const def of [departmentErrors.PARENT_IS_SELF, departmentErrors.PARENT_IS_DESCENDANT, departmentErrors.HAS_CHILDREN, departmentErrors.NAME_INVALID]) {
+    for (const def of [
+      departmentErrors.PARENT_IS_SELF,
+      departmentErrors.PARENT_IS_DESCENDANT,
+      departmentErrors.HAS_CHILDREN,
+      departmentErrors.NAME_INVALID,
+    ]) {
       expect(def.status, def.name).toBe(422);
     }
     expect(translate('de-DE', departmentErrors.HAS_CHILDREN.messageKey, { name: 'Vertrieb', count: 2 })).toBe(

@@ -50,7 +50,8 @@ export const departmentErrors = defineErrors('department', {
       'en-US': 'Department "{name}" cannot be moved under "{parentName}", which is one of its own sub-departments.',
       'ja-JP': '部門「{name}」を、その配下の部門「{parentName}」の下に移動することはできません。',
       'ko-KR': '부서 "{name}"을(를) 자신의 하위 부서인 "{parentName}" 아래로 이동할 수 없습니다.',
-      'de-DE': 'Die Abteilung „{name}“ kann nicht unter „{parentName}“ verschoben werden, da diese ihr selbst untergeordnet ist.',
+      'de-DE':
+        'Die Abteilung „{name}“ kann nicht unter „{parentName}“ verschoben werden, da diese ihr selbst untergeordnet ist.',
       'hi-IN': 'विभाग "{name}" को उसके अपने उप-विभाग "{parentName}" के अंतर्गत नहीं ले जाया जा सकता।',
     },
   },

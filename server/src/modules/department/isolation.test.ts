@@ -36,12 +36,21 @@ describe('department tenant isolation', () => {
     const bBefore = await snapshot(b);
 
     // B's departments cannot be parents in A...
-    await expectAppError(service.create({ tenantId: a, parentId: bRoot.id, departmentName: 'Intruder' }), departmentErrors.PARENT_NOT_FOUND);
+    await expectAppError(
+      service.create({ tenantId: a, parentId: bRoot.id, departmentName: 'Intruder' }),
+      departmentErrors.PARENT_NOT_FOUND,
+    );
     await expectAppError(service.move(a, aChild.id, bChild.id), departmentErrors.PARENT_NOT_FOUND);
-    await expectAppError(service.update({ tenantId: a, id: aRoot.id, parentId: bRoot.id }), departmentErrors.PARENT_NOT_FOUND);
+    await expectAppError(
+      service.update({ tenantId: a, id: aRoot.id, parentId: bRoot.id }),
+      departmentErrors.PARENT_NOT_FOUND,
+    );
     // ...nor read, changed, moved or deleted through A.
     await expectAppError(service.get(a, bRoot.id), departmentErrors.NOT_FOUND);
-    await expectAppError(service.update({ tenantId: a, id: bChild.id, departmentName: 'Hijacked' }), departmentErrors.NOT_FOUND);
+    await expectAppError(
+      service.update({ tenantId: a, id: bChild.id, departmentName: 'Hijacked' }),
+      departmentErrors.NOT_FOUND,
+    );
     await expectAppError(service.move(a, bChild.id, aRoot.id), departmentErrors.NOT_FOUND);
     await expectAppError(service.move(a, bChild.id, null), departmentErrors.NOT_FOUND);
     await expectAppError(service.remove(a, bChild.id), departmentErrors.NOT_FOUND);

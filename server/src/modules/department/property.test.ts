@@ -55,7 +55,9 @@ afterAll(async () => {
 });
 
 describe('department closure property', () => {
-  it(`matches the closure recomputed from the parent pointers after every operation (seed ${SEED})`, { timeout: 60_000 }, async () => {
+  it(`matches the closure recomputed from the parent pointers after every operation (seed ${SEED})`, {
+    timeout: 60_000,
+  }, async () => {
     const rng = prng(SEED);
     const tenantId = await createTestTenant(runtime.deps);
     const model = new Map<bigint, ModelRow>();
@@ -105,7 +107,10 @@ describe('department closure property', () => {
       } else if (roll < 0.57) {
         op = 'move into own subtree';
         const target = rng.pick(subtree(id));
-        await expectAppError(service.move(tenantId, id, target), target === id ? departmentErrors.PARENT_IS_SELF : departmentErrors.PARENT_IS_DESCENDANT);
+        await expectAppError(
+          service.move(tenantId, id, target),
+          target === id ? departmentErrors.PARENT_IS_SELF : departmentErrors.PARENT_IS_DESCENDANT,
+        );
       } else if (roll < 0.72) {
         op = 'rename';
         const name = newName();
@@ -120,11 +125,15 @@ describe('department closure property', () => {
       } else if (roll < 0.95) {
         op = 'delete parent';
         const parents = ids().filter((c) => childrenOf(c).length > 0);
-        if (parents.length > 0) await expectAppError(service.remove(tenantId, rng.pick(parents)), departmentErrors.HAS_CHILDREN);
+        if (parents.length > 0)
+          await expectAppError(service.remove(tenantId, rng.pick(parents)), departmentErrors.HAS_CHILDREN);
       } else {
         op = 'stale update';
         const target = rng.pick([null, ...ids()]);
-        await expectAppError(service.update({ tenantId, id, parentId: target, departmentName: 'never', expectedVersion: row.version + 1 }), commonErrors.VERSION_CONFLICT);
+        await expectAppError(
+          service.update({ tenantId, id, parentId: target, departmentName: 'never', expectedVersion: row.version + 1 }),
+          commonErrors.VERSION_CONFLICT,
+        );
       }
       counts[op] = (counts[op] ?? 0) + 1;
       await check(`step ${step} (${op} of ${id})`);

@@ -24,11 +24,22 @@ export async function requireDepartment(db: Executor, tenantId: bigint, id: bigi
 }
 
 /** Whether `candidateId` is `rootId` or lies below it (read from the closure). */
-export async function isInSubtree(db: Executor, tenantId: bigint, rootId: bigint, candidateId: bigint): Promise<boolean> {
+export async function isInSubtree(
+  db: Executor,
+  tenantId: bigint,
+  rootId: bigint,
+  candidateId: bigint,
+): Promise<boolean> {
   const [row] = await db
     .select({ depth: departmentHierarchy.depth })
     .from(departmentHierarchy)
-    .where(and(eq(departmentHierarchy.tenantId, tenantId), eq(departmentHierarchy.ancestorId, rootId), eq(departmentHierarchy.descendantId, candidateId)));
+    .where(
+      and(
+        eq(departmentHierarchy.tenantId, tenantId),
+        eq(departmentHierarchy.ancestorId, rootId),
+        eq(departmentHierarchy.descendantId, candidateId),
+      ),
+    );
   return row !== undefined;
 }
 
@@ -77,7 +88,10 @@ export function createDepartmentReads(db: Database) {
       const rows = await db
         .select({ department: departments })
         .from(departmentHierarchy)
-        .innerJoin(departments, and(eq(departments.id, departmentHierarchy.ancestorId), eq(departments.tenantId, tenantId)))
+        .innerJoin(
+          departments,
+          and(eq(departments.id, departmentHierarchy.ancestorId), eq(departments.tenantId, tenantId)),
+        )
         .where(
           and(
             eq(departmentHierarchy.tenantId, tenantId),

@@ -12,7 +12,14 @@ import { EnableStatus, idOrNull, idOut, nameIn, requireContextUser } from '../pe
 import { authorsOf, type Authors } from '../user/authors.js';
 import { departmentList } from './department-list.js';
 import { DepartmentType } from './enums.js';
-import { createDepartmentInput, departmentDetail, departmentStatusInput, updateDepartmentInput, type DepartmentItem, type DepartmentTreeNode } from './schemas.js';
+import {
+  createDepartmentInput,
+  departmentDetail,
+  departmentStatusInput,
+  updateDepartmentInput,
+  type DepartmentItem,
+  type DepartmentTreeNode,
+} from './schemas.js';
 import type { Department, DepartmentNode } from './types.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
@@ -42,7 +49,10 @@ function toTreeNode(node: DepartmentNode, authors: Authors): DepartmentTreeNode 
 }
 
 /** The whole tree of the tenant, with one lookup for the authors of every department in it. */
-export async function departmentTreeOf({ deps, services }: ServiceScope, tenantId: bigint): Promise<DepartmentTreeNode[]> {
+export async function departmentTreeOf(
+  { deps, services }: ServiceScope,
+  tenantId: bigint,
+): Promise<DepartmentTreeNode[]> {
   const roots = await services.departments.tree(tenantId);
   const all: Department[] = [];
   const collect = (node: DepartmentNode): void => {
@@ -61,14 +71,21 @@ export async function departmentDetailOf({ deps, services }: ServiceScope, tenan
     deps.db
       .select({ path: departmentHierarchy.path, pathName: departmentHierarchy.pathName })
       .from(departmentHierarchy)
-      .where(and(eq(departmentHierarchy.tenantId, tenantId), eq(departmentHierarchy.ancestorId, id), eq(departmentHierarchy.descendantId, id))),
+      .where(
+        and(
+          eq(departmentHierarchy.tenantId, tenantId),
+          eq(departmentHierarchy.ancestorId, id),
+          eq(departmentHierarchy.descendantId, id),
+        ),
+      ),
     authorsOf(deps.db, [row]),
   ]);
   return { ...toDepartmentItem(row, authors), path: self?.path, pathName: self?.pathName };
 }
 
 /** 0 and null both mean "no parent" (the original sends either for a root). */
-const parentOf = (id: bigint | null | undefined) => (id === undefined ? undefined : id === null || id === 0n ? null : id);
+const parentOf = (id: bigint | null | undefined) =>
+  id === undefined ? undefined : id === null || id === 0n ? null : id;
 
 /** The caller: its context, its id for created_by/modified_by, and itself for the audit entry. */
 const actor = (ctx: AuthedContext) => {
@@ -82,26 +99,46 @@ const actor = (ctx: AuthedContext) => {
  */
 export const departmentRouter = router({
   CreateDepartmentAsync: authedProcedure
-    .meta({ permission: permission('saas:department:create'), summary: 'Adds a department (under parentId, or as a root)' })
+    .meta({
+      permission: permission('saas:department:create'),
+      summary: 'Adds a department (under parentId, or as a root)',
+    })
     .input(createDepartmentInput)
     .output(departmentDetail)
     .mutation(async ({ ctx, input }) => {
       const { tenantId, actorId, audit } = actor(ctx);
       if (input.leaderId) await requireContextUser(ctx.deps.db, tenantId, input.leaderId);
       const { parentId, ...fields } = input;
-      const row = await ctx.services.departments.create({ ...fields, tenantId, actorId, audit, parentId: parentOf(parentId) ?? null });
+      const row = await ctx.services.departments.create({
+        ...fields,
+        tenantId,
+        actorId,
+        audit,
+        parentId: parentOf(parentId) ?? null,
+      });
       return departmentDetailOf(ctx, tenantId, row.id);
     }),
 
   UpdateDepartmentAsync: authedProcedure
-    .meta({ permission: permission('saas:department:update'), summary: 'Changes a department; a new parentId moves it with its subtree (not under itself or a descendant)' })
+    .meta({
+      permission: permission('saas:department:update'),
+      summary: 'Changes a department; a new parentId moves it with its subtree (not under itself or a descendant)',
+    })
     .input(updateDepartmentInput)
     .output(departmentDetail)
     .mutation(async ({ ctx, input }) => {
       const { tenantId, actorId, audit } = actor(ctx);
       if (input.leaderId) await requireContextUser(ctx.deps.db, tenantId, input.leaderId);
       const { basicId, version, parentId, ...fields } = input;
-      await ctx.services.departments.update({ ...fields, tenantId, id: basicId, parentId: parentOf(parentId), expectedVersion: version, actorId, audit });
+      await ctx.services.departments.update({
+        ...fields,
+        tenantId,
+        id: basicId,
+        parentId: parentOf(parentId),
+        expectedVersion: version,
+        actorId,
+        audit,
+      });
       return departmentDetailOf(ctx, tenantId, basicId);
     }),
 
@@ -111,12 +148,22 @@ export const departmentRouter = router({
     .output(departmentDetail)
     .mutation(async ({ ctx, input }) => {
       const { tenantId, actorId, audit } = actor(ctx);
-      await ctx.services.departments.setStatus({ tenantId, id: input.basicId, status: input.status, expectedVersion: input.version, actorId, audit });
+      await ctx.services.departments.setStatus({
+        tenantId,
+        id: input.basicId,
+        status: input.status,
+        expectedVersion: input.version,
+        actorId,
+        audit,
+      });
       return departmentDetailOf(ctx, tenantId, input.basicId);
     }),
 
   DeleteDepartmentAsync: authedProcedure
-    .meta({ permission: permission('saas:department:delete'), summary: 'Deletes a department without sub-departments (soft delete)' })
+    .meta({
+      permission: permission('saas:department:delete'),
+      summary: 'Deletes a department without sub-departments (soft delete)',
+    })
     .input(z.object({ id: zQueryId() }))
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
@@ -127,7 +174,13 @@ export const departmentRouter = router({
 });
 
 /** The paged list of DepartmentQuery/DepartmentPage. */
-export async function departmentPageOf({ deps }: ServiceScope, tenantId: bigint, request: PagedRequest, filters: { status?: string | null; departmentType?: string | null; parentId?: bigint | null }, can: (code: string) => boolean) {
+export async function departmentPageOf(
+  { deps }: ServiceScope,
+  tenantId: bigint,
+  request: PagedRequest,
+  filters: { status?: string | null; departmentType?: string | null; parentId?: bigint | null },
+  can: (code: string) => boolean,
+) {
   const result = await departmentList.run(deps.db, {
     request,
     base: and(
@@ -150,7 +203,15 @@ export async function enabledDepartmentsOf({ deps }: ServiceScope, tenantId: big
   const rows = await deps.db
     .select()
     .from(departments)
-    .where(and(eq(departments.tenantId, tenantId), notDeleted(departments.isDeleted), eq(departments.status, 'Enabled')))
+    .where(
+      and(eq(departments.tenantId, tenantId), notDeleted(departments.isDeleted), eq(departments.status, 'Enabled')),
+    )
     .orderBy(asc(departments.sort), asc(departments.departmentName), asc(departments.id));
-  return rows.map((d) => ({ basicId: idOut(d.id), parentId: idOrNull(d.parentId), departmentName: d.departmentName, departmentCode: d.departmentCode, sort: d.sort }));
+  return rows.map((d) => ({
+    basicId: idOut(d.id),
+    parentId: idOrNull(d.parentId),
+    departmentName: d.departmentName,
+    departmentCode: d.departmentCode,
+    sort: d.sort,
+  }));
 }

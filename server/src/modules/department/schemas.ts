@@ -43,7 +43,11 @@ export const updateDepartmentInput = z.object({
   ...updatableFields,
 });
 
-export const departmentStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version: zInt32().min(0).optional() });
+export const departmentStatusInput = z.object({
+  basicId: zId(),
+  status: EnableStatus.schema(),
+  version: zInt32().min(0).optional(),
+});
 
 const departmentShape = {
   basicId: zIdOut(),
@@ -79,7 +83,9 @@ export const departmentItem = z.object(departmentShape);
 export interface DepartmentTreeNode extends DepartmentItem {
   children: DepartmentTreeNode[];
 }
-export const departmentTreeNode: z.ZodType<DepartmentTreeNode> = z.lazy(() => z.object({ ...departmentShape, children: z.array(departmentTreeNode) })).meta({ id: 'DepartmentTreeNode' });
+export const departmentTreeNode: z.ZodType<DepartmentTreeNode> = z
+  .lazy(() => z.object({ ...departmentShape, children: z.array(departmentTreeNode) }))
+  .meta({ id: 'DepartmentTreeNode' });
 
 export const departmentPageInput = pagedRequest({
   keyword: zKeyword(),
@@ -90,4 +96,10 @@ export const departmentPageInput = pagedRequest({
 });
 export const departmentPage = pagedResponse(departmentItem);
 
-export const enabledDepartment = z.object({ basicId: zIdOut(), parentId: zIdOut().nullable().optional(), departmentName: z.string(), departmentCode: z.string().nullable().optional(), sort: z.number().int() });
+export const enabledDepartment = z.object({
+  basicId: zIdOut(),
+  parentId: zIdOut().nullable().optional(),
+  departmentName: z.string(),
+  departmentCode: z.string().nullable().optional(),
+  sort: z.number().int(),
+});

@@ -10,7 +10,14 @@ import { linkDepartment, refreshSubtreePaths, relinkSubtree, unlinkDepartment } 
 import { departmentErrors } from './errors.js';
 import { createDepartmentReads, findDepartment, isInSubtree, requireDepartment } from './reads.js';
 import { lockDepartmentTree } from './tree-lock.js';
-import type { CreateDepartmentInput, Department, DepartmentFields, DepartmentServiceDeps, DepartmentStatusInput, UpdateDepartmentInput } from './types.js';
+import type {
+  CreateDepartmentInput,
+  Department,
+  DepartmentFields,
+  DepartmentServiceDeps,
+  DepartmentStatusInput,
+  UpdateDepartmentInput,
+} from './types.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /** The column is varchar(128); PostgreSQL counts characters, so count code points, not UTF-16 units. */
@@ -23,7 +30,17 @@ function normalizeName(name: string): string {
   return trimmed;
 }
 
-const FIELD_KEYS = ['departmentCode', 'departmentType', 'leaderId', 'phone', 'email', 'address', 'status', 'sort', 'remark'] as const;
+const FIELD_KEYS = [
+  'departmentCode',
+  'departmentType',
+  'leaderId',
+  'phone',
+  'email',
+  'address',
+  'status',
+  'sort',
+  'remark',
+] as const;
 
 /** The plain fields the caller gave (undefined ones are left out, so they keep their value). */
 function pickFields(input: DepartmentFields): DepartmentFields {
@@ -33,7 +50,8 @@ function pickFields(input: DepartmentFields): DepartmentFields {
 }
 
 function checkVersion(current: Department, expectedVersion: number | undefined): void {
-  if (expectedVersion !== undefined && expectedVersion !== current.version) throw appError(commonErrors.VERSION_CONFLICT);
+  if (expectedVersion !== undefined && expectedVersion !== current.version)
+    throw appError(commonErrors.VERSION_CONFLICT);
 }
 
 async function requireParent(tx: Transaction, tenantId: bigint, parentId: bigint): Promise<Department> {
@@ -44,10 +62,13 @@ async function requireParent(tx: Transaction, tenantId: bigint, parentId: bigint
 
 /** Refuses a new parent that is missing or would close a cycle (itself or one of its descendants). */
 async function checkNewParent(tx: Transaction, department: Department, parentId: bigint): Promise<void> {
-  if (parentId === department.id) throw appError(departmentErrors.PARENT_IS_SELF, { params: { name: department.departmentName } });
+  if (parentId === department.id)
+    throw appError(departmentErrors.PARENT_IS_SELF, { params: { name: department.departmentName } });
   const parent = await requireParent(tx, department.tenantId, parentId);
   if (await isInSubtree(tx, department.tenantId, department.id, parentId)) {
-    throw appError(departmentErrors.PARENT_IS_DESCENDANT, { params: { name: department.departmentName, parentName: parent.departmentName } });
+    throw appError(departmentErrors.PARENT_IS_DESCENDANT, {
+      params: { name: department.departmentName, parentName: parent.departmentName },
+    });
   }
 }
 
@@ -80,12 +101,29 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
   const live = (tenantId: bigint) => and(eq(departments.tenantId, tenantId), notDeleted(departments.isDeleted));
 
   /** The entry of an administration request's change; system work (no `audit`) has none. */
-  const record = async (tx: Transaction, audit: Actor | undefined, action: AuditAction, department: Pick<Department, 'id' | 'departmentName'>, detail: Record<string, unknown> = {}) => {
-    if (audit) await auditChange(tx, deps, audit, action, { type: 'Department', id: department.id }, { departmentName: department.departmentName, ...detail });
+  const record = async (
+    tx: Transaction,
+    audit: Actor | undefined,
+    action: AuditAction,
+    department: Pick<Department, 'id' | 'departmentName'>,
+    detail: Record<string, unknown> = {},
+  ) => {
+    if (audit)
+      await auditChange(
+        tx,
+        deps,
+        audit,
+        action,
+        { type: 'Department', id: department.id },
+        { departmentName: department.departmentName, ...detail },
+      );
   };
 
   // async, so that an invalid name rejects the promise like every other refusal.
-  const change = async (input: UpdateDepartmentInput, action: 'DepartmentUpdated' | 'DepartmentStatusChanged'): Promise<Department> => {
+  const change = async (
+    input: UpdateDepartmentInput,
+    action: 'DepartmentUpdated' | 'DepartmentStatusChanged',
+  ): Promise<Department> => {
     const { tenantId, id } = input;
     const name = input.departmentName === undefined ? undefined : normalizeName(input.departmentName);
     return write(tenantId, async (tx) => {
@@ -95,15 +133,31 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
       const moving = newParentId !== undefined && newParentId !== current.parentId;
       if (moving && newParentId !== null) await checkNewParent(tx, current, newParentId);
       const renaming = name !== undefined && name !== current.departmentName;
-      const values = { ...pickFields(input), ...(name !== undefined ? { departmentName: name } : {}), ...(moving ? { parentId: newParentId } : {}) };
-      await updateVersioned(tx, departments, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: input.actorId ?? null }, live(tenantId));
+      const values = {
+        ...pickFields(input),
+        ...(name !== undefined ? { departmentName: name } : {}),
+        ...(moving ? { parentId: newParentId } : {}),
+      };
+      await updateVersioned(
+        tx,
+        departments,
+        id,
+        current.version,
+        { ...values, modifiedTime: clock.now(), modifiedBy: input.actorId ?? null },
+        live(tenantId),
+      );
       // The row is written first: the path refresh reads the new name from it.
       if (moving) await relinkSubtree(tx, tenantId, id, newParentId);
       else if (renaming) await refreshSubtreePaths(tx, tenantId, id);
       const detail =
         action === 'DepartmentStatusChanged'
           ? { from: current.status, to: input.status }
-          : { fields: fieldsOf(values), ...(moving ? { parentId: { from: current.parentId?.toString() ?? null, to: newParentId?.toString() ?? null } } : {}) };
+          : {
+              fields: fieldsOf(values),
+              ...(moving
+                ? { parentId: { from: current.parentId?.toString() ?? null, to: newParentId?.toString() ?? null } }
+                : {}),
+            };
       await record(tx, input.audit, action, current, detail);
       return requireDepartment(tx, tenantId, id);
     });
@@ -151,7 +205,13 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
     },
 
     /** Moves a department with its subtree under `newParentId` (null: makes it a root). */
-    move(tenantId: bigint, id: bigint, newParentId: bigint | null, expectedVersion?: number, actorId?: bigint | null): Promise<Department> {
+    move(
+      tenantId: bigint,
+      id: bigint,
+      newParentId: bigint | null,
+      expectedVersion?: number,
+      actorId?: bigint | null,
+    ): Promise<Department> {
       return update({ tenantId, id, parentId: newParentId, expectedVersion, actorId });
     },
 
@@ -159,7 +219,13 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
      * Soft-deletes a department and drops its closure pairs. Refused (422) while it has live
      * sub-departments; see the note on the service.
      */
-    remove(tenantId: bigint, id: bigint, actorId?: bigint | null, expectedVersion?: number, audit?: Actor): Promise<void> {
+    remove(
+      tenantId: bigint,
+      id: bigint,
+      actorId?: bigint | null,
+      expectedVersion?: number,
+      audit?: Actor,
+    ): Promise<void> {
       return write(tenantId, async (tx) => {
         const current = await requireDepartment(tx, tenantId, id);
         checkVersion(current, expectedVersion);
@@ -168,7 +234,9 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
           .from(departments)
           .where(and(live(tenantId), eq(departments.parentId, id)));
         if (children && children.n > 0) {
-          throw appError(departmentErrors.HAS_CHILDREN, { params: { name: current.departmentName, count: children.n } });
+          throw appError(departmentErrors.HAS_CHILDREN, {
+            params: { name: current.departmentName, count: children.n },
+          });
         }
         const now = clock.now();
         await updateVersioned(
@@ -176,7 +244,13 @@ export function createDepartmentService(deps: DepartmentServiceDeps) {
           departments,
           id,
           current.version,
-          { isDeleted: true, deletedTime: now, deletedBy: actorId ?? null, modifiedTime: now, modifiedBy: actorId ?? null },
+          {
+            isDeleted: true,
+            deletedTime: now,
+            deletedBy: actorId ?? null,
+            modifiedTime: now,
+            modifiedBy: actorId ?? null,
+          },
           live(tenantId),
         );
         await unlinkDepartment(tx, tenantId, id);

@@ -65,7 +65,10 @@ export interface UpdateDepartmentInput extends DepartmentFields {
 }
 
 /** Input of `setStatus`. */
-export type DepartmentStatusInput = Pick<UpdateDepartmentInput, 'tenantId' | 'id' | 'expectedVersion' | 'actorId' | 'audit'> & { status: string };
+export type DepartmentStatusInput = Pick<
+  UpdateDepartmentInput,
+  'tenantId' | 'id' | 'expectedVersion' | 'actorId' | 'audit'
+> & { status: string };
 
 /** One closure pair as stored in department_hierarchy. */
 export interface ClosurePair {

@@ -1,4 +1,10 @@
-import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
+import {
+  HttpTransportType,
+  HubConnectionBuilder,
+  HubConnectionState,
+  LogLevel,
+  type HubConnection,
+} from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { TestServer } from '../../testing/harness.js';
@@ -28,7 +34,10 @@ interface ForceLogout {
 async function connect(baseUrl: string, token: string) {
   const pushes: ForceLogout[] = [];
   const connection: HubConnection = new HubConnectionBuilder()
-    .withUrl(`${baseUrl}/hubs/notification`, { accessTokenFactory: () => token, transport: HttpTransportType.WebSockets })
+    .withUrl(`${baseUrl}/hubs/notification`, {
+      accessTokenFactory: () => token,
+      transport: HttpTransportType.WebSockets,
+    })
     .configureLogging(LogLevel.None)
     .build();
   connection.on('ForceLogout', (payload: ForceLogout) => void pushes.push(payload));
@@ -94,7 +103,10 @@ describe('notification hub', () => {
   it('tells every connection on user deletion, with no session list (all of them)', async () => {
     const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(server.runtime.deps, tenantId);
-    const hubs = [await connect(server.url, (await loginAs(server, bob)).accessToken), await connect(server.url, (await loginAs(server, bob)).accessToken)];
+    const hubs = [
+      await connect(server.url, (await loginAs(server, bob)).accessToken),
+      await connect(server.url, (await loginAs(server, bob)).accessToken),
+    ];
     expect((await api.del('/api/User/User', { id: bob.id })).status).toBe(200);
     await until(() => hubs.every((hub) => hub.pushes.length > 0));
     for (const hub of hubs) {
@@ -109,10 +121,16 @@ describe('notification hub', () => {
     expect(negotiate.body).toMatchObject({ code: 401, isSuccess: false });
     await expect(connect(server.url, 'not-a-token')).rejects.toThrow();
     const socket = new WebSocket(`${server.url.replace('http', 'ws')}/hubs/notification?access_token=nope`);
-    const status = await new Promise<number>((resolve) => socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    const status = await new Promise<number>((resolve) =>
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+    );
     expect(status).toBe(401);
     const elsewhere = new WebSocket(`${server.url.replace('http', 'ws')}/hubs/elsewhere`);
-    expect(await new Promise<number>((resolve) => elsewhere.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)))).toBe(404);
+    expect(
+      await new Promise<number>((resolve) =>
+        elsewhere.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+      ),
+    ).toBe(404);
   });
 
   it('speaks the JSON protocol only, and has no client methods', async () => {
@@ -120,7 +138,9 @@ describe('notification hub', () => {
     await grantRole(server.runtime.deps, user.id, 0n, ADMIN_CODES.slice(0, 1));
     const token = (await loginAs(server, user)).accessToken;
     const open = async () => {
-      const socket = new WebSocket(`${server.url.replace('http', 'ws')}/hubs/notification?access_token=${encodeURIComponent(token)}`);
+      const socket = new WebSocket(
+        `${server.url.replace('http', 'ws')}/hubs/notification?access_token=${encodeURIComponent(token)}`,
+      );
       const frames: string[] = [];
       socket.on('message', (data) => frames.push(data.toString()));
       const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
@@ -138,7 +158,11 @@ describe('notification hub', () => {
     expect(json.frames[0]).toBe('{}\u001e');
     json.socket.send('{"type":1,"invocationId":"7","target":"SendMessage","arguments":[]}\u001e{"type":6}\u001e');
     await until(() => json.frames.length > 1);
-    expect(JSON.parse(json.frames[1]!.slice(0, -1))).toEqual({ type: 3, invocationId: '7', error: "Method 'SendMessage' does not exist." });
+    expect(JSON.parse(json.frames[1]!.slice(0, -1))).toEqual({
+      type: 3,
+      invocationId: '7',
+      error: "Method 'SendMessage' does not exist.",
+    });
     json.socket.send('no separator');
     expect(await json.closed).toBe(1003);
 
@@ -156,10 +180,16 @@ describe('notification hub', () => {
   it('closes a socket of a session revoked before its handshake', async () => {
     const user = await createTestUser(server.runtime.deps, { tenantId: 0n });
     const token = (await loginAs(server, user)).accessToken;
-    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/hubs/notification?access_token=${encodeURIComponent(token)}`);
+    const socket = new WebSocket(
+      `${server.url.replace('http', 'ws')}/hubs/notification?access_token=${encodeURIComponent(token)}`,
+    );
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
     await new Promise((resolve) => socket.on('open', resolve));
-    await server.runtime.deps.sessions.revoke(user.id, [BigInt(String(claimsOf(token).SessionId))], 'Revoked by administrator');
+    await server.runtime.deps.sessions.revoke(
+      user.id,
+      [BigInt(String(claimsOf(token).SessionId))],
+      'Revoked by administrator',
+    );
     expect(await closed).toBe(1000);
   });
 });
@@ -176,7 +206,11 @@ describe('notification hub across nodes', () => {
     const deps = a.runtime.deps;
     const user = await createTestUser(deps, { tenantId: 0n });
     const login = async (url: string) => {
-      const res = await fetch(`${url}/api/Auth/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.email, password: user.password }) });
+      const res = await fetch(`${url}/api/Auth/Login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: user.email, password: user.password }),
+      });
       return ((await res.json()) as { data: { token: { accessToken: string } } }).data.token.accessToken;
     };
     const token = await login(b.url);
@@ -206,7 +240,11 @@ describe('notification hub limits', () => {
       opened.push(socket);
     }
     const extra = new WebSocket(url);
-    expect(await new Promise<number>((resolve) => extra.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)))).toBe(429);
+    expect(
+      await new Promise<number>((resolve) =>
+        extra.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+      ),
+    ).toBe(429);
     // One leaves: there is room again.
     const leaving = opened.pop()!;
     await new Promise<void>((resolve) => {

@@ -8,7 +8,16 @@ import { isMaintenanceExempt } from '../../http/maintenance.js';
 import type { SessionStateService } from '../auth/session/session-state.js';
 import type { TokenService } from '../auth/session/tokens.js';
 import { authenticateToken, bearerToken, type AuthContext } from '../auth/session/session-gate.js';
-import { closeMessage, completionError, HANDSHAKE_OK, invocation, MessageType, PING, readHandshake, splitMessages } from './signalr-protocol.js';
+import {
+  closeMessage,
+  completionError,
+  HANDSHAKE_OK,
+  invocation,
+  MessageType,
+  PING,
+  readHandshake,
+  splitMessages,
+} from './signalr-protocol.js';
 
 export const NOTIFICATION_HUB = '/hubs/notification';
 /** Pushes for the notification hub, from whichever node caused them to every node's connections. */
@@ -62,7 +71,10 @@ export function hubToken(url: URL, authorization: string | null | undefined): st
  * user. Unlike the original, connecting checks the session too (a revoked session cannot
  * connect).
  */
-type HubDeps = Pick<AppDeps, 'config' | 'logger' | 'clock' | 'store' | 'events' | 'maintenance'> & { tokens: TokenService; sessionState: SessionStateService };
+type HubDeps = Pick<AppDeps, 'config' | 'logger' | 'clock' | 'store' | 'events' | 'maintenance'> & {
+  tokens: TokenService;
+  sessionState: SessionStateService;
+};
 
 export function createNotificationHub(deps: HubDeps) {
   const { logger, store } = deps;
@@ -90,7 +102,12 @@ export function createNotificationHub(deps: HubDeps) {
   }
 
   function attach(socket: WebSocket, auth: AuthContext): void {
-    const connection: Connection = { socket, userId: String(auth.userId), sessionId: String(auth.sessionId), handshaken: false };
+    const connection: Connection = {
+      socket,
+      userId: String(auth.userId),
+      sessionId: String(auth.sessionId),
+      handshaken: false,
+    };
     // Registered at once: a session revoked before the handshake still closes this socket.
     let set = connections.get(connection.userId);
     if (!set) connections.set(connection.userId, (set = new Set()));
@@ -134,15 +151,21 @@ export function createNotificationHub(deps: HubDeps) {
           parsed = undefined;
         }
         // `null`, numbers, arrays: not a hub message.
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return refuse('A message is not a JSON object.', 1003);
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+          return refuse('A message is not a JSON object.', 1003);
         const { type, invocationId, target } = parsed as { type?: unknown; invocationId?: unknown; target?: unknown };
         if (type === MessageType.Close) {
           socket.close(1000);
           return;
         }
         // The notification hub has no client methods (the original service).
-        if ((type === MessageType.Invocation || type === MessageType.StreamInvocation) && typeof invocationId === 'string') {
-          socket.send(completionError(invocationId.slice(0, 100), `Method '${String(target).slice(0, 100)}' does not exist.`));
+        if (
+          (type === MessageType.Invocation || type === MessageType.StreamInvocation) &&
+          typeof invocationId === 'string'
+        ) {
+          socket.send(
+            completionError(invocationId.slice(0, 100), `Method '${String(target).slice(0, 100)}' does not exist.`),
+          );
         }
       }
     };
@@ -168,8 +191,12 @@ export function createNotificationHub(deps: HubDeps) {
 
   /** Refuses an upgrade with a plain HTTP answer (the socket has no Hono behind it). */
   function refuse(socket: Duplex, status: number, text: string, headers: Record<string, string> = {}): void {
-    const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-    socket.end(`HTTP/1.1 ${status} ${text}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${extra}connection: close\r\n\r\n${text}`);
+    const extra = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${extra}connection: close\r\n\r\n${text}`,
+    );
   }
 
   return {
@@ -195,7 +222,8 @@ export function createNotificationHub(deps: HubDeps) {
         for (const p of e.pushes) {
           const push: Push = { userId: String(p.userId), target: 'ReceiveNotification', arguments: [p.payload] };
           const text = JSON.stringify(push);
-          if (batch.length >= PUSHES_PER_MESSAGE || (batch.length > 0 && bytes + text.length > BYTES_PER_MESSAGE)) await flush();
+          if (batch.length >= PUSHES_PER_MESSAGE || (batch.length > 0 && bytes + text.length > BYTES_PER_MESSAGE))
+            await flush();
           batch.push(text);
           bytes += text.length + 1;
         }
@@ -203,7 +231,12 @@ export function createNotificationHub(deps: HubDeps) {
       });
       deps.events.on('SessionsRevoked', async (e) => {
         const targetSessionIds = e.sessionIds === null ? null : e.sessionIds.map(String);
-        const push: Push = { userId: String(e.userId), target: 'ForceLogout', arguments: [{ reason: e.reason, targetSessionIds }], closeSessions: targetSessionIds };
+        const push: Push = {
+          userId: String(e.userId),
+          target: 'ForceLogout',
+          arguments: [{ reason: e.reason, targetSessionIds }],
+          closeSessions: targetSessionIds,
+        };
         await store.publish(CHANNEL, JSON.stringify(push));
       });
     },
@@ -236,14 +269,17 @@ export function createNotificationHub(deps: HubDeps) {
         refuse(socket, 503, 'Service Unavailable', { 'Retry-After': String(deps.maintenance.retryAfterSeconds) });
         return;
       }
-      const authorization = Array.isArray(request.headers.authorization) ? request.headers.authorization[0] : request.headers.authorization;
+      const authorization = Array.isArray(request.headers.authorization)
+        ? request.headers.authorization[0]
+        : request.headers.authorization;
       authenticate(hubToken(url, authorization)).then(
         (auth) => {
           // The client may have gone while the token was checked: nothing to upgrade or count.
           if (socket.destroyed || !socket.writable) return;
           // Counts every open connection, those still in their handshake too. The upgrade below
           // completes and registers synchronously, so a burst cannot slip past the count.
-          if ((connections.get(String(auth.userId))?.size ?? 0) >= MAX_CONNECTIONS_PER_USER) return refuse(socket, 429, 'Too Many Requests');
+          if ((connections.get(String(auth.userId))?.size ?? 0) >= MAX_CONNECTIONS_PER_USER)
+            return refuse(socket, 429, 'Too Many Requests');
           sockets.handleUpgrade(request, socket, head, (ws) => attach(ws, auth));
         },
         (error: unknown) => {

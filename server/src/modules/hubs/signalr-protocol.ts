@@ -5,7 +5,15 @@
  */
 export const RECORD_SEPARATOR = '\u001e';
 
-export const MessageType = { Invocation: 1, StreamItem: 2, Completion: 3, StreamInvocation: 4, CancelInvocation: 5, Ping: 6, Close: 7 } as const;
+export const MessageType = {
+  Invocation: 1,
+  StreamItem: 2,
+  Completion: 3,
+  StreamInvocation: 4,
+  CancelInvocation: 5,
+  Ping: 6,
+  Close: 7,
+} as const;
 
 /** Splits a frame into its messages; a frame that does not end with the separator is malformed. */
 export function splitMessages(text: string): string[] | undefined {
@@ -27,11 +35,15 @@ export function readHandshake(message: string): { ok: true } | { ok: false; erro
     return { ok: false, error: 'The handshake is not JSON.' };
   }
   const { protocol, version } = (parsed ?? {}) as { protocol?: unknown; version?: unknown };
-  if (protocol !== 'json') return { ok: false, error: `The protocol '${String(protocol)}' is not supported (json only).` };
+  if (protocol !== 'json')
+    return { ok: false, error: `The protocol '${String(protocol)}' is not supported (json only).` };
   if (version !== 1) return { ok: false, error: `Version ${String(version)} of the json protocol is not supported.` };
   return { ok: true };
 }
 
-export const invocation = (target: string, args: unknown[]) => frame({ type: MessageType.Invocation, target, arguments: args });
-export const closeMessage = (error?: string, allowReconnect = false) => frame(error ? { type: MessageType.Close, error, allowReconnect } : { type: MessageType.Close });
-export const completionError = (invocationId: string, error: string) => frame({ type: MessageType.Completion, invocationId, error });
+export const invocation = (target: string, args: unknown[]) =>
+  frame({ type: MessageType.Invocation, target, arguments: args });
+export const closeMessage = (error?: string, allowReconnect = false) =>
+  frame(error ? { type: MessageType.Close, error, allowReconnect } : { type: MessageType.Close });
+export const completionError = (invocationId: string, error: string) =>
+  frame({ type: MessageType.Completion, invocationId, error });

@@ -62,7 +62,8 @@ export const impersonationErrors = defineErrors('impersonation', {
       'en-US': 'The user is not an available member of that tenant and cannot be impersonated there.',
       'ja-JP': '対象ユーザーはそのテナントの有効なメンバーではないため、なりすませません。',
       'ko-KR': '대상 사용자는 해당 테넌트의 유효한 구성원이 아니므로 가장할 수 없습니다.',
-      'de-DE': 'Der Benutzer ist kein verfügbares Mitglied dieses Mandanten; seine Identität kann dort nicht übernommen werden.',
+      'de-DE':
+        'Der Benutzer ist kein verfügbares Mitglied dieses Mandanten; seine Identität kann dort nicht übernommen werden.',
       'hi-IN': 'उपयोगकर्ता उस टेनेंट का उपलब्ध सदस्य नहीं है, इसलिए वहाँ उसका प्रतिरूपण नहीं किया जा सकता।',
     },
   },
@@ -74,7 +75,8 @@ export const impersonationErrors = defineErrors('impersonation', {
       'en-US': 'The user holds a permission you do not ({permission}) and cannot be impersonated by you.',
       'ja-JP': '対象ユーザーはあなたが持たない権限（{permission}）を持っているため、なりすませません。',
       'ko-KR': '대상 사용자가 귀하에게 없는 권한({permission})을 가지고 있어 가장할 수 없습니다.',
-      'de-DE': 'Der Benutzer hat eine Berechtigung, die Sie nicht haben ({permission}); Sie können seine Identität nicht übernehmen.',
+      'de-DE':
+        'Der Benutzer hat eine Berechtigung, die Sie nicht haben ({permission}); Sie können seine Identität nicht übernehmen.',
       'hi-IN': 'उपयोगकर्ता के पास ऐसी अनुमति ({permission}) है जो आपके पास नहीं है, इसलिए आप उसका प्रतिरूपण नहीं कर सकते।',
     },
   },

@@ -24,9 +24,23 @@ export function createImpersonationExpiry(deps: Pick<AppDeps, 'db' | 'ids' | 'cl
       const ended = await tx
         .update(userSessions)
         .set({ status: SessionStatus.Expired })
-        .where(and(isNotNull(userSessions.impersonatorUserId), eq(userSessions.status, SessionStatus.Active), lte(userSessions.expirationTime, now)))
-        .returning({ id: userSessions.id, userId: userSessions.userId, tenantId: userSessions.tenantId, impersonatorUserId: userSessions.impersonatorUserId, loginTime: userSessions.loginTime, expirationTime: userSessions.expirationTime });
-      for (const session of ended) await writeAudit(tx, deps.ids, impersonationEnded(session, session.expirationTime, 'expired'));
+        .where(
+          and(
+            isNotNull(userSessions.impersonatorUserId),
+            eq(userSessions.status, SessionStatus.Active),
+            lte(userSessions.expirationTime, now),
+          ),
+        )
+        .returning({
+          id: userSessions.id,
+          userId: userSessions.userId,
+          tenantId: userSessions.tenantId,
+          impersonatorUserId: userSessions.impersonatorUserId,
+          loginTime: userSessions.loginTime,
+          expirationTime: userSessions.expirationTime,
+        });
+      for (const session of ended)
+        await writeAudit(tx, deps.ids, impersonationEnded(session, session.expirationTime, 'expired'));
       return ended.length;
     });
   }

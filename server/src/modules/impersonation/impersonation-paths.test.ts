@@ -1,7 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, refreshTokens, tenantMemberships, userSessions } from '../../../../db/schema/index.js';
-import { createSuperAdmin, createTestTenant, createTestUser, loginAs, type TestUser } from '../../testing/auth-fixtures.js';
+import {
+  createSuperAdmin,
+  createTestTenant,
+  createTestUser,
+  loginAs,
+  type TestUser,
+} from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { ADMIN_CODES, grantScopedRole, member, tenantAdmin } from '../user/admin-test-kit.js';
 import { adminApi, startAdminServer, type AdminApi, type Call } from '../../testing/admin.js';
@@ -84,7 +90,19 @@ beforeAll(async () => {
   expect(switched.status).toBe(200);
 
   w = {
-    A, B, C, adminA, memberA, deputyA, moreA, elsewhereA, disabledA, superInA, adminB, memberB, platformAccount,
+    A,
+    B,
+    C,
+    adminA,
+    memberA,
+    deputyA,
+    moreA,
+    elsewhereA,
+    disabledA,
+    superInA,
+    adminB,
+    memberB,
+    platformAccount,
     operator: await loggedIn(operatorUser),
     operatorWithoutCross: await loggedIn(plainOperator),
     root,
@@ -94,7 +112,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const start = (api: AdminApi, userId: bigint, tenantId?: bigint) =>
-  api.post('/api/Impersonation/Impersonation', { userId: String(userId), ...(tenantId === undefined ? {} : { tenantId: String(tenantId) }) });
+  api.post('/api/Impersonation/Impersonation', {
+    userId: String(userId),
+    ...(tenantId === undefined ? {} : { tenantId: String(tenantId) }),
+  });
 
 interface StartCase {
   name: string;
@@ -110,63 +131,165 @@ interface StartCase {
 const NOT_MEMBER = /is not an available member of that tenant/;
 
 const startCases: StartCase[] = [
-  { name: 'a tenant administrator impersonates a member of its own tenant', caller: (w) => w.adminA.api, target: (w) => w.memberA.id, status: 200, expect: (w) => w.A },
+  {
+    name: 'a tenant administrator impersonates a member of its own tenant',
+    caller: (w) => w.adminA.api,
+    target: (w) => w.memberA.id,
+    status: 200,
+    expect: (w) => w.A,
+  },
   {
     name: "a tenant administrator holding the cross-tenant code cannot impersonate another tenant's administrator",
-    caller: (w) => w.adminA.api, target: (w) => w.adminB.id, tenant: (w) => w.B, status: 403, expect: () => PLATFORM_PERMISSION,
+    caller: (w) => w.adminA.api,
+    target: (w) => w.adminB.id,
+    tenant: (w) => w.B,
+    status: 403,
+    expect: () => PLATFORM_PERMISSION,
   },
   {
     name: "a tenant administrator holding the cross-tenant code cannot impersonate another tenant's member",
-    caller: (w) => w.adminA.api, target: (w) => w.memberB.id, tenant: (w) => w.B, status: 403, expect: () => PLATFORM_PERMISSION,
+    caller: (w) => w.adminA.api,
+    target: (w) => w.memberB.id,
+    tenant: (w) => w.B,
+    status: 403,
+    expect: () => PLATFORM_PERMISSION,
   },
-  { name: "a tenant administrator cannot reach another tenant's member through its own tenant", caller: (w) => w.adminA.api, target: (w) => w.memberB.id, status: 422, expect: () => NOT_MEMBER },
+  {
+    name: "a tenant administrator cannot reach another tenant's member through its own tenant",
+    caller: (w) => w.adminA.api,
+    target: (w) => w.memberB.id,
+    status: 422,
+    expect: () => NOT_MEMBER,
+  },
   {
     name: 'a tenant administrator holding the cross-tenant code cannot impersonate a platform account in the platform state',
-    caller: (w) => w.adminA.api, target: (w) => w.platformAccount.id, tenant: () => 0n, status: 403, expect: () => PLATFORM_PERMISSION,
+    caller: (w) => w.adminA.api,
+    target: (w) => w.platformAccount.id,
+    tenant: () => 0n,
+    status: 403,
+    expect: () => PLATFORM_PERMISSION,
   },
-  { name: 'a tenant administrator cannot impersonate a platform account in its tenant', caller: (w) => w.adminA.api, target: (w) => w.platformAccount.id, status: 422, expect: () => NOT_MEMBER },
-  { name: 'a super-administrator member is hidden from a tenant administrator', caller: (w) => w.adminA.api, target: (w) => w.superInA.id, status: 422, expect: () => NOT_MEMBER },
-  { name: 'nobody impersonates oneself', caller: (w) => w.adminA.api, target: (w) => w.adminA.user.id, status: 422, expect: () => 'You cannot impersonate yourself.' },
-  { name: 'a disabled member is not impersonated', caller: (w) => w.adminA.api, target: (w) => w.disabledA.id, status: 422, expect: () => /is disabled or not activated/ },
-  { name: 'an unknown user is a non-member', caller: (w) => w.adminA.api, target: () => 123n, status: 422, expect: () => NOT_MEMBER },
+  {
+    name: 'a tenant administrator cannot impersonate a platform account in its tenant',
+    caller: (w) => w.adminA.api,
+    target: (w) => w.platformAccount.id,
+    status: 422,
+    expect: () => NOT_MEMBER,
+  },
+  {
+    name: 'a super-administrator member is hidden from a tenant administrator',
+    caller: (w) => w.adminA.api,
+    target: (w) => w.superInA.id,
+    status: 422,
+    expect: () => NOT_MEMBER,
+  },
+  {
+    name: 'nobody impersonates oneself',
+    caller: (w) => w.adminA.api,
+    target: (w) => w.adminA.user.id,
+    status: 422,
+    expect: () => 'You cannot impersonate yourself.',
+  },
+  {
+    name: 'a disabled member is not impersonated',
+    caller: (w) => w.adminA.api,
+    target: (w) => w.disabledA.id,
+    status: 422,
+    expect: () => /is disabled or not activated/,
+  },
+  {
+    name: 'an unknown user is a non-member',
+    caller: (w) => w.adminA.api,
+    target: () => 123n,
+    status: 422,
+    expect: () => NOT_MEMBER,
+  },
   {
     name: 'a tenant administrator cannot impersonate a member holding a code it lacks',
-    caller: (w) => w.adminA.api, target: (w) => w.moreA.id, status: 403, expect: () => /holds a permission you do not \(saas:role:delete\)/,
+    caller: (w) => w.adminA.api,
+    target: (w) => w.moreA.id,
+    status: 403,
+    expect: () => /holds a permission you do not \(saas:role:delete\)/,
   },
   {
     name: 'a tenant administrator cannot impersonate a member holding, in another tenant, a code it lacks there',
-    caller: (w) => w.adminA.api, target: (w) => w.elsewhereA.id, status: 403, expect: () => /holds a permission you do not \(saas:user:read\)/,
+    caller: (w) => w.adminA.api,
+    target: (w) => w.elsewhereA.id,
+    status: 403,
+    expect: () => /holds a permission you do not \(saas:user:read\)/,
   },
   {
     name: "a platform operator holding the cross-tenant code impersonates another tenant's member",
-    caller: (w) => w.operator, target: (w) => w.memberB.id, tenant: (w) => w.B, status: 200, expect: (w) => w.B,
+    caller: (w) => w.operator,
+    target: (w) => w.memberB.id,
+    tenant: (w) => w.B,
+    status: 200,
+    expect: (w) => w.B,
   },
   {
     name: 'a platform operator holding the cross-tenant code cannot impersonate someone holding more than it in the target tenant',
-    caller: (w) => w.operator, target: (w) => w.adminB.id, tenant: (w) => w.B, status: 403, expect: () => /holds a permission you do not \(saas:role:delete\)/,
+    caller: (w) => w.operator,
+    target: (w) => w.adminB.id,
+    tenant: (w) => w.B,
+    status: 403,
+    expect: () => /holds a permission you do not \(saas:role:delete\)/,
   },
   {
     name: 'a platform operator without the cross-tenant code stays in the platform state',
-    caller: (w) => w.operatorWithoutCross, target: (w) => w.memberB.id, tenant: (w) => w.B, status: 403, expect: () => CROSS_REQUIRED,
+    caller: (w) => w.operatorWithoutCross,
+    target: (w) => w.memberB.id,
+    tenant: (w) => w.B,
+    status: 403,
+    expect: () => CROSS_REQUIRED,
   },
-  { name: 'a platform operator impersonates a platform account', caller: (w) => w.operator, target: (w) => w.platformAccount.id, status: 200, expect: () => 0n },
+  {
+    name: 'a platform operator impersonates a platform account',
+    caller: (w) => w.operator,
+    target: (w) => w.platformAccount.id,
+    status: 200,
+    expect: () => 0n,
+  },
   {
     name: "a super-administrator impersonates another tenant's administrator from the platform state",
-    caller: (w) => w.root, target: (w) => w.adminB.id, tenant: (w) => w.B, status: 200, expect: (w) => w.B,
+    caller: (w) => w.root,
+    target: (w) => w.adminB.id,
+    tenant: (w) => w.B,
+    status: 200,
+    expect: (w) => w.B,
   },
   {
     name: 'a super-administrator is never impersonated, even by another',
-    caller: (w) => w.root, target: (w) => w.superInA.id, tenant: (w) => w.A, status: 422, expect: () => 'A super-administrator cannot be impersonated.',
+    caller: (w) => w.root,
+    target: (w) => w.superInA.id,
+    tenant: (w) => w.A,
+    status: 422,
+    expect: () => 'A super-administrator cannot be impersonated.',
   },
   {
     name: 'inside a tenant the super-administrator holds no platform code: no impersonation in another tenant',
-    caller: (w) => w.rootInA, target: (w) => w.memberB.id, tenant: (w) => w.B, status: 403, expect: () => PLATFORM_PERMISSION,
+    caller: (w) => w.rootInA,
+    target: (w) => w.memberB.id,
+    tenant: (w) => w.B,
+    status: 403,
+    expect: () => PLATFORM_PERMISSION,
   },
-  { name: 'inside a tenant the super-administrator impersonates its members', caller: (w) => w.rootInA, target: (w) => w.memberA.id, status: 200, expect: (w) => w.A },
+  {
+    name: 'inside a tenant the super-administrator impersonates its members',
+    caller: (w) => w.rootInA,
+    target: (w) => w.memberA.id,
+    status: 200,
+    expect: (w) => w.A,
+  },
 ];
 
 describe('starting an impersonation', () => {
-  const startsOf = async (userId: bigint) => (await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'ImpersonationStarted'), eq(auditEntries.userId, userId)))).length;
+  const startsOf = async (userId: bigint) =>
+    (
+      await deps()
+        .db.select()
+        .from(auditEntries)
+        .where(and(eq(auditEntries.action, 'ImpersonationStarted'), eq(auditEntries.userId, userId)))
+    ).length;
 
   it.each(startCases)('$name', async (c) => {
     const before = await startsOf(c.target(w));
@@ -175,7 +298,10 @@ describe('starting an impersonation', () => {
     const expected = c.expect(w);
     if (c.status === 200) {
       expect(res.body.data).toMatchObject({ userId: String(c.target(w)), tenantId: String(expected) });
-      const [session] = await deps().db.select().from(userSessions).where(eq(userSessions.id, BigInt(res.body.data.sessionId)));
+      const [session] = await deps()
+        .db.select()
+        .from(userSessions)
+        .where(eq(userSessions.id, BigInt(res.body.data.sessionId)));
       expect(session).toMatchObject({ tenantId: expected, userId: c.target(w) });
       return;
     }
@@ -200,36 +326,93 @@ const asMemberOfB = (w: World) => start(w.operator, w.memberB.id, w.B);
 const asAdminOfB = (w: World) => start(w.root, w.adminB.id, w.B);
 
 const sessionCases: SessionCase[] = [
-  { name: 'no nested start in the same tenant', session: asDeputy, attempt: (as, w) => start(as, w.memberA.id), status: 403, message: WHILE_IMPERSONATING },
-  { name: 'no nested start in another tenant', session: asDeputy, attempt: (as, w) => start(as, w.memberB.id, w.B), status: 403, message: WHILE_IMPERSONATING },
-  { name: 'no nested start from a cross-tenant impersonation', session: asMemberOfB, attempt: (as, w) => start(as, w.memberB.id), status: 403, message: WHILE_IMPERSONATING },
-  { name: "no nested start from a super-administrator's impersonation", session: asAdminOfB, attempt: (as, w) => start(as, w.memberB.id), status: 403, message: WHILE_IMPERSONATING },
+  {
+    name: 'no nested start in the same tenant',
+    session: asDeputy,
+    attempt: (as, w) => start(as, w.memberA.id),
+    status: 403,
+    message: WHILE_IMPERSONATING,
+  },
+  {
+    name: 'no nested start in another tenant',
+    session: asDeputy,
+    attempt: (as, w) => start(as, w.memberB.id, w.B),
+    status: 403,
+    message: WHILE_IMPERSONATING,
+  },
+  {
+    name: 'no nested start from a cross-tenant impersonation',
+    session: asMemberOfB,
+    attempt: (as, w) => start(as, w.memberB.id),
+    status: 403,
+    message: WHILE_IMPERSONATING,
+  },
+  {
+    name: "no nested start from a super-administrator's impersonation",
+    session: asAdminOfB,
+    attempt: (as, w) => start(as, w.memberB.id),
+    status: 403,
+    message: WHILE_IMPERSONATING,
+  },
   {
     name: 'no switch to another tenant the impersonated user belongs to',
-    session: asDeputy, attempt: (as, w) => as.post('/api/Auth/SwitchTenant', { tenantId: String(w.B) }), status: 403, message: WHILE_IMPERSONATING,
+    session: asDeputy,
+    attempt: (as, w) => as.post('/api/Auth/SwitchTenant', { tenantId: String(w.B) }),
+    status: 403,
+    message: WHILE_IMPERSONATING,
   },
-  { name: 'no switch to the platform state', session: asDeputy, attempt: (as) => as.post('/api/Auth/SwitchTenant', { tenantId: null }), status: 403, message: WHILE_IMPERSONATING },
-  { name: 'no switch back into the same tenant (a new token pair)', session: asDeputy, attempt: (as, w) => as.post('/api/Auth/SwitchTenant', { tenantId: String(w.A) }), status: 403, message: WHILE_IMPERSONATING },
+  {
+    name: 'no switch to the platform state',
+    session: asDeputy,
+    attempt: (as) => as.post('/api/Auth/SwitchTenant', { tenantId: null }),
+    status: 403,
+    message: WHILE_IMPERSONATING,
+  },
+  {
+    name: 'no switch back into the same tenant (a new token pair)',
+    session: asDeputy,
+    attempt: (as, w) => as.post('/api/Auth/SwitchTenant', { tenantId: String(w.A) }),
+    status: 403,
+    message: WHILE_IMPERSONATING,
+  },
   {
     name: "no switch out of a super-administrator's impersonation",
-    session: asAdminOfB, attempt: (as) => as.post('/api/Auth/SwitchTenant', { tenantId: null }), status: 403, message: WHILE_IMPERSONATING,
+    session: asAdminOfB,
+    attempt: (as) => as.post('/api/Auth/SwitchTenant', { tenantId: null }),
+    status: 403,
+    message: WHILE_IMPERSONATING,
   },
   {
     name: 'no refresh with a made-up refresh token',
-    session: asDeputy, attempt: (_as, _w, s) => server.json('/api/Auth/RefreshToken', { method: 'POST', json: { accessToken: s.accessToken, refreshToken: 'x'.repeat(43) } }), status: 401,
+    session: asDeputy,
+    attempt: (_as, _w, s) =>
+      server.json('/api/Auth/RefreshToken', {
+        method: 'POST',
+        json: { accessToken: s.accessToken, refreshToken: 'x'.repeat(43) },
+      }),
+    status: 401,
   },
   {
     name: "no refresh with the impersonator's own refresh token",
     session: asDeputy,
     attempt: async (_as, w, s) => {
       const own = await loginAs(server, w.adminA.user);
-      return server.json('/api/Auth/RefreshToken', { method: 'POST', json: { accessToken: s.accessToken, refreshToken: own.refreshToken } });
+      return server.json('/api/Auth/RefreshToken', {
+        method: 'POST',
+        json: { accessToken: s.accessToken, refreshToken: own.refreshToken },
+      });
     },
     status: 401,
   },
   {
     name: 'no refresh of a cross-tenant impersonation',
-    session: asMemberOfB, attempt: (_as, _w, s) => server.json('/api/Auth/RefreshToken', { method: 'POST', json: { accessToken: s.accessToken, refreshToken: 'y'.repeat(43) } }), status: 401,
+    session: asMemberOfB,
+    attempt: (_as, _w, s) =>
+      server.json('/api/Auth/RefreshToken', {
+        method: 'POST',
+        json: { accessToken: s.accessToken, refreshToken: 'y'.repeat(43) },
+      }),
+    status: 401,
   },
 ];
 
@@ -237,15 +420,27 @@ describe('from an impersonation session', () => {
   it.each(sessionCases)('$name', async (c) => {
     const started = await c.session(w);
     expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const { sessionId, tenantId, token } = started.body.data as { sessionId: string; tenantId: string; token: { accessToken: string } };
+    const { sessionId, tenantId, token } = started.body.data as {
+      sessionId: string;
+      tenantId: string;
+      token: { accessToken: string };
+    };
     const as = adminApi(server, token.accessToken);
     const res = await c.attempt(as, w, { accessToken: token.accessToken });
     expect(res.status, JSON.stringify(res.body)).toBe(c.status);
     if (c.message) expect(res.body.data).toBe(c.message);
     // The session stays where it was granted, with its one token and no refresh token.
-    const [session] = await deps().db.select().from(userSessions).where(eq(userSessions.id, BigInt(sessionId)));
+    const [session] = await deps()
+      .db.select()
+      .from(userSessions)
+      .where(eq(userSessions.id, BigInt(sessionId)));
     expect(String(session!.tenantId)).toBe(tenantId);
-    expect(await deps().db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, BigInt(sessionId)))).toEqual([]);
+    expect(
+      await deps()
+        .db.select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.sessionId, BigInt(sessionId))),
+    ).toEqual([]);
     const info = await as.get('/api/Auth/UserInfo');
     expect(info.status).toBe(200);
     expect(info.body.data).toMatchObject({ isImpersonating: true, tenantId: tenantId === '0' ? null : tenantId });

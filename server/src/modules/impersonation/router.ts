@@ -13,10 +13,11 @@ export const impersonationRouter = router({
   CreateImpersonationAsync: authedProcedure
     .meta({
       permission: permission('saas:impersonation:start'),
-      summary: 'Starts acting as another user: a separate, short session flagged with the impersonator, without a refresh token',
+      summary:
+        'Starts acting as another user: a separate, short session flagged with the impersonator, without a refresh token',
       description:
-        'The session lasts Saas__Impersonation__SessionMinutes (default 30) and cannot be refreshed; its one access token lasts as long (exp - iat is the session lifetime). `tenantId` (default: the caller\'s context) other than the caller\'s context needs saas:impersonation:cross-tenant, a platform code: it takes effect only in the platform state, so inside a tenant only members of that tenant can be impersonated. ' +
-        'Refused: oneself, a super-administrator, a disabled user, a user who is not an available member of that tenant (or outside the caller\'s data scope), a user holding, in any context it belongs to, a permission the caller lacks there (unless the caller is a super-administrator), and from an impersonation session. Audited as ImpersonationStarted.',
+        "The session lasts Saas__Impersonation__SessionMinutes (default 30) and cannot be refreshed; its one access token lasts as long (exp - iat is the session lifetime). `tenantId` (default: the caller's context) other than the caller's context needs saas:impersonation:cross-tenant, a platform code: it takes effect only in the platform state, so inside a tenant only members of that tenant can be impersonated. " +
+        "Refused: oneself, a super-administrator, a disabled user, a user who is not an available member of that tenant (or outside the caller's data scope), a user holding, in any context it belongs to, a permission the caller lacks there (unless the caller is a super-administrator), and from an impersonation session. Audited as ImpersonationStarted.",
     })
     .input(z.object({ userId: zId(), tenantId: zId().nullish(), reason: z.string().trim().max(500).nullish() }))
     .output(
@@ -36,13 +37,17 @@ export const impersonationRouter = router({
   EndImpersonationAsync: authedProcedure
     .meta({
       summary: 'Ends an impersonation: the current session, or (with sessionId) one the caller started',
-      description: 'Login required, no permission code: the impersonation session itself may end. Audited as ImpersonationEnded.',
+      description:
+        'Login required, no permission code: the impersonation session itself may end. Audited as ImpersonationEnded.',
     })
     .input(z.object({ sessionId: zId().nullish() }).optional())
     .mutation(({ ctx, input }) => ctx.services.impersonation.end(ctx, input?.sessionId)),
 
   GetImpersonationAsync: authedProcedure
-    .meta({ summary: 'Whether the current session is an impersonation, by whom and until when', description: 'Login required, no permission code.' })
+    .meta({
+      summary: 'Whether the current session is an impersonation, by whom and until when',
+      description: 'Login required, no permission code.',
+    })
     .output(
       z.object({
         isImpersonating: z.boolean(),

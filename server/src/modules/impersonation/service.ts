@@ -67,7 +67,10 @@ export function createImpersonationService(deps: ImpersonationDeps) {
 
   return {
     /** POST /api/Impersonation/Impersonation. */
-    async start(ctx: Ctx, input: { userId: bigint; tenantId?: bigint | null; reason?: string | null }): Promise<ImpersonationStarted> {
+    async start(
+      ctx: Ctx,
+      input: { userId: bigint; tenantId?: bigint | null; reason?: string | null },
+    ): Promise<ImpersonationStarted> {
       const { auth } = ctx;
       refuseWhileImpersonating(auth);
       const target = input.tenantId ?? auth.tenantId;
@@ -99,7 +102,16 @@ export function createImpersonationService(deps: ImpersonationDeps) {
       if (beyond) throw appError(impersonationErrors.TARGET_MORE_PRIVILEGED, { params: { permission: beyond.code } });
 
       const { sessionId, token } = await deps.sessions.create({
-        user: { userId: user.id, userName: user.userName, email: user.email, phone: user.phone, avatar: user.avatar, securityStamp: security.securityStamp, allowMultiLogin: true, maxLoginDevices: 0 },
+        user: {
+          userId: user.id,
+          userName: user.userName,
+          email: user.email,
+          phone: user.phone,
+          avatar: user.avatar,
+          securityStamp: security.securityStamp,
+          allowMultiLogin: true,
+          maxLoginDevices: 0,
+        },
         tenantId: target,
         method: 'impersonation',
         request: requestFacts(ctx, null),
@@ -109,12 +121,37 @@ export function createImpersonationService(deps: ImpersonationDeps) {
       // The session's end, which its one access token shares (exp, expiresIn, expiresAt).
       const expiresAt = token.expiresAt.date;
       await writeAudit(db, deps.ids, {
-        action: 'ImpersonationStarted', tenantId: target, userId: user.id, actorUserId: auth.userId, targetType: 'Session', targetId: String(sessionId),
-        detail: { impersonatorSessionId: String(auth.sessionId), fromTenantId: String(auth.tenantId), reason: input.reason ?? undefined, expiresAt: expiresAt.toISOString() },
-        ip: ctx.ip, traceId: ctx.traceId, at: now,
+        action: 'ImpersonationStarted',
+        tenantId: target,
+        userId: user.id,
+        actorUserId: auth.userId,
+        targetType: 'Session',
+        targetId: String(sessionId),
+        detail: {
+          impersonatorSessionId: String(auth.sessionId),
+          fromTenantId: String(auth.tenantId),
+          reason: input.reason ?? undefined,
+          expiresAt: expiresAt.toISOString(),
+        },
+        ip: ctx.ip,
+        traceId: ctx.traceId,
+        at: now,
       });
-      deps.logger.info('impersonation started', { impersonatorUserId: String(auth.userId), userId: String(user.id), tenantId: String(target), sessionId: String(sessionId) });
-      return { token, sessionId: String(sessionId), userId: String(user.id), userName: user.userName, tenantId: String(target), impersonatorUserId: String(auth.userId), expiresAt };
+      deps.logger.info('impersonation started', {
+        impersonatorUserId: String(auth.userId),
+        userId: String(user.id),
+        tenantId: String(target),
+        sessionId: String(sessionId),
+      });
+      return {
+        token,
+        sessionId: String(sessionId),
+        userId: String(user.id),
+        userName: user.userName,
+        tenantId: String(target),
+        impersonatorUserId: String(auth.userId),
+        expiresAt,
+      };
     },
 
     /**
@@ -128,18 +165,41 @@ export function createImpersonationService(deps: ImpersonationDeps) {
       if (own && auth.state.impersonatorUserId === null) throw appError(impersonationErrors.NOT_IMPERSONATING);
       const id = own ? auth.sessionId : sessionId;
       const [session] = await db
-        .select({ id: userSessions.id, userId: userSessions.userId, tenantId: userSessions.tenantId, impersonatorUserId: userSessions.impersonatorUserId, loginTime: userSessions.loginTime, status: userSessions.status })
+        .select({
+          id: userSessions.id,
+          userId: userSessions.userId,
+          tenantId: userSessions.tenantId,
+          impersonatorUserId: userSessions.impersonatorUserId,
+          loginTime: userSessions.loginTime,
+          status: userSessions.status,
+        })
         .from(userSessions)
-        .where(and(eq(userSessions.id, id), notDeleted(userSessions.isDeleted), own ? undefined : eq(userSessions.impersonatorUserId, auth.userId)));
-      if (!session || session.impersonatorUserId === null || session.status !== SessionStatus.Active) throw appError(impersonationErrors.SESSION_NOT_FOUND, { params: { id: String(id) } });
-      await deps.sessions.revoke(session.userId, [session.id], 'Impersonation ended', true, { userId: actingUserId(auth), ip: ctx.ip, traceId: ctx.traceId, endReason: 'ended' });
+        .where(
+          and(
+            eq(userSessions.id, id),
+            notDeleted(userSessions.isDeleted),
+            own ? undefined : eq(userSessions.impersonatorUserId, auth.userId),
+          ),
+        );
+      if (!session || session.impersonatorUserId === null || session.status !== SessionStatus.Active)
+        throw appError(impersonationErrors.SESSION_NOT_FOUND, { params: { id: String(id) } });
+      await deps.sessions.revoke(session.userId, [session.id], 'Impersonation ended', true, {
+        userId: actingUserId(auth),
+        ip: ctx.ip,
+        traceId: ctx.traceId,
+        endReason: 'ended',
+      });
     },
 
     /** GET /api/Impersonation/Impersonation: whether the current session is an impersonation, and whose. */
     async current(auth: AuthContext) {
       const impersonator = auth.state.impersonatorUserId;
-      if (impersonator === null) return { isImpersonating: false, userId: auth.state.userId, sessionId: auth.state.sessionId };
-      const [row] = await db.select({ userName: users.userName, nickName: users.nickName }).from(users).where(eq(users.id, BigInt(impersonator)));
+      if (impersonator === null)
+        return { isImpersonating: false, userId: auth.state.userId, sessionId: auth.state.sessionId };
+      const [row] = await db
+        .select({ userName: users.userName, nickName: users.nickName })
+        .from(users)
+        .where(eq(users.id, BigInt(impersonator)));
       return {
         isImpersonating: true,
         userId: auth.state.userId,

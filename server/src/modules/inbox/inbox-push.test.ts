@@ -24,7 +24,10 @@ const SENDER_CODES = ['saas:message:publish', 'saas:message:read'];
 async function connect(baseUrl: string, token: string) {
   const pushes: ReceiveNotification[] = [];
   const connection: HubConnection = new HubConnectionBuilder()
-    .withUrl(`${baseUrl}/hubs/notification`, { accessTokenFactory: () => token, transport: HttpTransportType.WebSockets })
+    .withUrl(`${baseUrl}/hubs/notification`, {
+      accessTokenFactory: () => token,
+      transport: HttpTransportType.WebSockets,
+    })
     .configureLogging(LogLevel.None)
     .build();
   connection.on('ReceiveNotification', (payload: ReceiveNotification) => void pushes.push(payload));
@@ -50,7 +53,10 @@ describe('ReceiveNotification', () => {
     const token = (await loginAs(server, bob)).accessToken;
     const hub = await connect(server.url, token);
     const api = adminApi(server, token);
-    expect((await api.post('/api/Profile/ChangePassword', { oldPassword: GOOD_PASSWORD, newPassword: 'Other#Passw0rd!7' })).status).toBe(200);
+    expect(
+      (await api.post('/api/Profile/ChangePassword', { oldPassword: GOOD_PASSWORD, newPassword: 'Other#Passw0rd!7' }))
+        .status,
+    ).toBe(200);
     await until(() => hub.pushes.length > 0);
     const [item] = (await api.get('/api/UserInbox/List')).body.data;
     expect(hub.pushes).toEqual([
@@ -69,7 +75,7 @@ describe('ReceiveNotification', () => {
     await hub.connection.stop();
   });
 
-  it('pushes an announcement to every recipient\'s connections, and to no one else', async () => {
+  it("pushes an announcement to every recipient's connections, and to no one else", async () => {
     const deps = server.runtime.deps;
     const tenantId = await createTestTenant(deps);
     const admin = await tenantAdmin(server, tenantId, { codes: SENDER_CODES });
@@ -81,18 +87,38 @@ describe('ReceiveNotification', () => {
     const onCarol = await connect(server.url, (await loginAs(server, carol)).accessToken);
     const onStranger = await connect(server.url, (await loginAs(server, stranger)).accessToken);
 
-    const sent = (await admin.api.post('/api/Notification/Notification', { title: 'Release 2.0', content: 'Out now', notificationType: 'Business' })).body.data;
+    const sent = (
+      await admin.api.post('/api/Notification/Notification', {
+        title: 'Release 2.0',
+        content: 'Out now',
+        notificationType: 'Business',
+      })
+    ).body.data;
     await until(() => bobPhone.pushes.length > 0 && bobLaptop.pushes.length > 0 && onCarol.pushes.length > 0);
-    expect(bobPhone.pushes).toEqual([expect.objectContaining({ type: 'Success', title: 'Release 2.0', content: 'Out now', notificationId: sent.basicId, notificationType: 'Business', notificationStatus: 'Unread' })]);
+    expect(bobPhone.pushes).toEqual([
+      expect.objectContaining({
+        type: 'Success',
+        title: 'Release 2.0',
+        content: 'Out now',
+        notificationId: sent.basicId,
+        notificationType: 'Business',
+        notificationStatus: 'Unread',
+      }),
+    ]);
     expect(bobLaptop.pushes).toEqual(bobPhone.pushes);
     // Each recipient's push names its own inbox item.
-    const bobsItem = (await adminApi(server, (await loginAs(server, bob)).accessToken).get('/api/UserInbox/List')).body.data[0];
+    const bobsItem = (await adminApi(server, (await loginAs(server, bob)).accessToken).get('/api/UserInbox/List')).body
+      .data[0];
     expect(bobPhone.pushes[0]!.basicId).toBe(bobsItem.basicId);
     expect(onCarol.pushes[0]!.basicId).not.toBe(bobsItem.basicId);
 
     // A role announcement reaches its holders only.
     const roleId = await grantRole(deps, carol.id, tenantId, ['saas:user:read']);
-    await admin.api.post('/api/Notification/Notification', { title: 'Readers only', targetType: 'Role', targetRoleId: String(roleId) });
+    await admin.api.post('/api/Notification/Notification', {
+      title: 'Readers only',
+      targetType: 'Role',
+      targetRoleId: String(roleId),
+    });
     await until(() => onCarol.pushes.length === 2);
     await settle();
     expect(onCarol.pushes[1]).toMatchObject({ title: 'Readers only', type: 'Info', notificationType: 'System' });
@@ -114,15 +140,33 @@ describe('ReceiveNotification', () => {
     expect((await noNewsApi.put('/api/Profile/NotificationPreference', { typeAnnouncement: false })).status).toBe(200);
     const hub = await connect(server.url, quietToken);
 
-    expect((await admin.api.post('/api/Notification/Notification', { title: 'News' })).body.data.recipientCount).toBe(1);
+    expect((await admin.api.post('/api/Notification/Notification', { title: 'News' })).body.data.recipientCount).toBe(
+      1,
+    );
     expect((await noNewsApi.get('/api/UserInbox/List')).body.data).toEqual([]);
     // A user-name change honours the switch; a password change always goes out.
-    expect((await quietApi.post('/api/Profile/ChangeUserName', { userName: `q_${quiet.id}`.slice(0, 30), password: GOOD_PASSWORD })).status).toBe(200);
-    expect((await quietApi.post('/api/Profile/ChangePassword', { oldPassword: GOOD_PASSWORD, newPassword: 'Other#Passw0rd!7' })).status).toBe(200);
+    expect(
+      (
+        await quietApi.post('/api/Profile/ChangeUserName', {
+          userName: `q_${quiet.id}`.slice(0, 30),
+          password: GOOD_PASSWORD,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await quietApi.post('/api/Profile/ChangePassword', {
+          oldPassword: GOOD_PASSWORD,
+          newPassword: 'Other#Passw0rd!7',
+        })
+      ).status,
+    ).toBe(200);
     await until(() => hub.pushes.length > 0);
     await settle();
     expect(hub.pushes.map((p) => p.title)).toEqual(['Your password was changed']);
-    expect((await quietApi.get('/api/UserInbox/List')).body.data.map((i: { title: string }) => i.title)).toEqual(['Your password was changed']);
+    expect((await quietApi.get('/api/UserInbox/List')).body.data.map((i: { title: string }) => i.title)).toEqual([
+      'Your password was changed',
+    ]);
     await hub.connection.stop();
   });
 
@@ -145,7 +189,8 @@ describe('ReceiveNotification', () => {
     };
     let sent: { basicId: string; recipientCount: number };
     try {
-      sent = (await admin.api.post('/api/Notification/Notification', { title: 'Everyone', content: 'x'.repeat(2000) })).body.data;
+      sent = (await admin.api.post('/api/Notification/Notification', { title: 'Everyone', content: 'x'.repeat(2000) }))
+        .body.data;
       expect(sent.recipientCount).toBe(1102);
       await until(() => hub.pushes.length > 0);
       expect(hub.pushes[0]).toMatchObject({ title: 'Everyone', notificationId: sent.basicId });
@@ -157,7 +202,10 @@ describe('ReceiveNotification', () => {
     expect(batches.length).toBeGreaterThanOrEqual(3);
     expect(batches.reduce((n, b) => n + b.length, 0)).toBe(1102);
     expect(Math.max(...published.map((m) => m.length))).toBeLessThanOrEqual(1_000_002);
-    const rows = await deps.db.select({ n: count() }).from(notifications).where(eq(notifications.notificationId, BigInt(sent.basicId)));
+    const rows = await deps.db
+      .select({ n: count() })
+      .from(notifications)
+      .where(eq(notifications.notificationId, BigInt(sent.basicId)));
     expect(rows[0]!.n).toBe(1102);
     await hub.connection.stop();
   });
@@ -171,11 +219,19 @@ describe('ReceiveNotification across nodes', () => {
   afterAll(() => cluster?.close());
 
   const login = async (url: string, user: { email: string | null; password: string }) => {
-    const res = await fetch(`${url}/api/Auth/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.email, password: user.password }) });
+    const res = await fetch(`${url}/api/Auth/Login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: user.email, password: user.password }),
+    });
     return ((await res.json()) as { data: { token: { accessToken: string } } }).data.token.accessToken;
   };
   const post = (url: string, token: string, path: string, body: unknown) =>
-    fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
 
   it('reaches a connection on node B when node A writes the inbox row', async () => {
     const [a, b] = cluster.nodes;
@@ -187,13 +243,18 @@ describe('ReceiveNotification across nodes', () => {
     const bobToken = await login(b.url, bob);
     const hub = await connect(b.url, bobToken);
 
-    const sent = await post(a.url, await login(a.url, sender), '/api/Notification/Notification', { title: 'From node A' });
+    const sent = await post(a.url, await login(a.url, sender), '/api/Notification/Notification', {
+      title: 'From node A',
+    });
     expect(sent.status, await sent.clone().text()).toBe(200);
     await until(() => hub.pushes.length > 0);
     expect(hub.pushes[0]).toMatchObject({ title: 'From node A', notificationStatus: 'Unread' });
 
     // A security notice written through node A reaches the connection on node B too.
-    const changed = await post(a.url, bobToken, '/api/Profile/ChangePassword', { oldPassword: GOOD_PASSWORD, newPassword: 'Other#Passw0rd!7' });
+    const changed = await post(a.url, bobToken, '/api/Profile/ChangePassword', {
+      oldPassword: GOOD_PASSWORD,
+      newPassword: 'Other#Passw0rd!7',
+    });
     expect(changed.status, await changed.clone().text()).toBe(200);
     await until(() => hub.pushes.length > 1);
     expect(hub.pushes[1]).toMatchObject({ type: 'Warning', notificationType: 'Security' });

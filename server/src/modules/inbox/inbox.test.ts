@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSuperAdmin, createTestTenant, createTestUser, GOOD_PASSWORD, grantRole, loginAs } from '../../testing/auth-fixtures.js';
+import {
+  createSuperAdmin,
+  createTestTenant,
+  createTestUser,
+  GOOD_PASSWORD,
+  grantRole,
+  loginAs,
+} from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
 import { adminApi, startAdminServer, type AdminApi } from '../../testing/admin.js';
 import { member, tenantAdmin } from '../user/admin-test-kit.js';
@@ -14,7 +21,15 @@ afterAll(() => server.close());
 const deps = () => server.runtime.deps;
 const SENDER_CODES = ['saas:message:publish', 'saas:message:read'];
 
-type Item = { basicId: string; notificationId: string; title: string; notificationType: string; notificationStatus: string; readTime: string | null; isGlobal: boolean };
+type Item = {
+  basicId: string;
+  notificationId: string;
+  title: string;
+  notificationType: string;
+  notificationStatus: string;
+  readTime: string | null;
+  isGlobal: boolean;
+};
 
 async function memberApi(tenantId: bigint) {
   const user = await member(deps(), tenantId);
@@ -27,7 +42,8 @@ async function send(api: AdminApi, body: Record<string, unknown>) {
   return res.body.data as { basicId: string; recipientCount: number; sendTime: string };
 }
 
-const list = async (api: AdminApi, unreadOnly?: boolean) => (await api.get('/api/UserInbox/List', unreadOnly === undefined ? {} : { unreadOnly })).body.data as Item[];
+const list = async (api: AdminApi, unreadOnly?: boolean) =>
+  (await api.get('/api/UserInbox/List', unreadOnly === undefined ? {} : { unreadOnly })).body.data as Item[];
 const unread = async (api: AdminApi) => (await api.get('/api/UserInbox/UnreadCount')).body.data.unreadCount as number;
 
 describe('UserInbox', () => {
@@ -36,10 +52,20 @@ describe('UserInbox', () => {
     const { api } = await memberApi(tenantId);
     expect(await list(api)).toEqual([]);
     expect(await unread(api)).toBe(0);
-    expect((await api.post('/api/Profile/ChangePassword', { oldPassword: GOOD_PASSWORD, newPassword: 'Other#Passw0rd!7' })).status).toBe(200);
+    expect(
+      (await api.post('/api/Profile/ChangePassword', { oldPassword: GOOD_PASSWORD, newPassword: 'Other#Passw0rd!7' }))
+        .status,
+    ).toBe(200);
     const items = await list(api);
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ notificationType: 'Security', notificationStatus: 'Unread', title: 'Your password was changed', isGlobal: false, priority: 'Normal', contentFormat: 'Text' });
+    expect(items[0]).toMatchObject({
+      notificationType: 'Security',
+      notificationStatus: 'Unread',
+      title: 'Your password was changed',
+      isGlobal: false,
+      priority: 'Normal',
+      contentFormat: 'Text',
+    });
     // Nulls are left out of the envelope.
     expect(items[0]).not.toHaveProperty('readTime');
     expect(items[0]!.notificationId).toBe(items[0]!.basicId);
@@ -51,15 +77,30 @@ describe('UserInbox', () => {
     const admin = await tenantAdmin(server, tenantId, { codes: SENDER_CODES });
     const bob = await memberApi(tenantId);
     const stranger = await memberApi(await createTestTenant(deps()));
-    const sent = await send(admin.api, { title: 'Maintenance tonight', content: '**22:00**', contentFormat: 'Markdown', notificationType: 'Emergency' });
+    const sent = await send(admin.api, {
+      title: 'Maintenance tonight',
+      content: '**22:00**',
+      contentFormat: 'Markdown',
+      notificationType: 'Emergency',
+    });
     expect(sent.recipientCount).toBe(2);
     const items = await list(bob.api);
-    expect(items).toEqual([expect.objectContaining({ notificationId: sent.basicId, title: 'Maintenance tonight', content: '**22:00**', contentFormat: 'Markdown', notificationType: 'Emergency', notificationStatus: 'Unread', isGlobal: true })]);
+    expect(items).toEqual([
+      expect.objectContaining({
+        notificationId: sent.basicId,
+        title: 'Maintenance tonight',
+        content: '**22:00**',
+        contentFormat: 'Markdown',
+        notificationType: 'Emergency',
+        notificationStatus: 'Unread',
+        isGlobal: true,
+      }),
+    ]);
     expect(await list(admin.api)).toHaveLength(1);
     expect(await list(stranger.api)).toEqual([]);
   });
 
-  it('marks read, marks all read, deletes, and answers 404 for an item that is not the caller\'s', async () => {
+  it("marks read, marks all read, deletes, and answers 404 for an item that is not the caller's", async () => {
     const tenantId = await createTestTenant(deps());
     const admin = await tenantAdmin(server, tenantId, { codes: SENDER_CODES });
     const bob = await memberApi(tenantId);
@@ -106,7 +147,8 @@ describe('UserInbox', () => {
     const tenantId = await createTestTenant(deps());
     const admin = await tenantAdmin(server, tenantId, { codes: SENDER_CODES });
     const bob = await memberApi(tenantId);
-    for (let i = 1; i <= 5; i++) await send(admin.api, { title: `note ${i}`, notificationType: i === 5 ? 'Business' : 'System' });
+    for (let i = 1; i <= 5; i++)
+      await send(admin.api, { title: `note ${i}`, notificationType: i === 5 ? 'Business' : 'System' });
     const first = (await bob.api.post('/api/UserInbox/InboxPage', { page: { pageIndex: 1, pageSize: 2 } })).body.data;
     expect(first.items.map((i: Item) => i.title)).toEqual(['note 5', 'note 4']);
     expect(first.page).toMatchObject({ pageIndex: 1, pageSize: 2, totalCount: 5, hasNext: true });
@@ -118,11 +160,26 @@ describe('UserInbox', () => {
     const readOnes = (await bob.api.post('/api/UserInbox/InboxPage', { notificationStatus: 'Read' })).body.data;
     expect(readOnes.items.map((i: Item) => i.title)).toEqual(['note 5']);
     expect((await bob.api.post('/api/UserInbox/InboxPage', { unreadOnly: true })).body.data.page.totalCount).toBe(4);
-    expect((await bob.api.post('/api/UserInbox/InboxPage', { notificationType: 'Business' })).body.data.items.map((i: Item) => i.title)).toEqual(['note 5']);
-    expect((await bob.api.post('/api/UserInbox/InboxPage', { keyword: 'note 3' })).body.data.items.map((i: Item) => i.title)).toEqual(['note 3']);
-    const sorted = (await bob.api.post('/api/UserInbox/InboxPage', { conditions: { sorts: [{ field: 'title', direction: 'Ascending' }] }, page: { pageSize: 1 } })).body.data;
+    expect(
+      (await bob.api.post('/api/UserInbox/InboxPage', { notificationType: 'Business' })).body.data.items.map(
+        (i: Item) => i.title,
+      ),
+    ).toEqual(['note 5']);
+    expect(
+      (await bob.api.post('/api/UserInbox/InboxPage', { keyword: 'note 3' })).body.data.items.map((i: Item) => i.title),
+    ).toEqual(['note 3']);
+    const sorted = (
+      await bob.api.post('/api/UserInbox/InboxPage', {
+        conditions: { sorts: [{ field: 'title', direction: 'Ascending' }] },
+        page: { pageSize: 1 },
+      })
+    ).body.data;
     expect(sorted.items.map((i: Item) => i.title)).toEqual(['note 1']);
-    const filtered = (await bob.api.post('/api/UserInbox/InboxPage', { conditions: { filters: [{ field: 'isRead', operator: 'Equal', value: false }] } })).body.data;
+    const filtered = (
+      await bob.api.post('/api/UserInbox/InboxPage', {
+        conditions: { filters: [{ field: 'isRead', operator: 'Equal', value: false }] },
+      })
+    ).body.data;
     expect(filtered.page.totalCount).toBe(4);
   });
 
@@ -138,9 +195,19 @@ describe('UserInbox', () => {
     await send(adminOther.api, { title: 'other news' });
     // An announcement its sender typed Security is still the tenant's.
     await send(adminOther.api, { title: 'other alert', notificationType: 'Security' });
-    expect((await platform.post('/api/Profile/ChangePassword', { oldPassword: GOOD_PASSWORD, newPassword: 'Other#Passw0rd!7' })).status).toBe(200);
+    expect(
+      (
+        await platform.post('/api/Profile/ChangePassword', {
+          oldPassword: GOOD_PASSWORD,
+          newPassword: 'Other#Passw0rd!7',
+        })
+      ).status,
+    ).toBe(200);
     expect((await list(platform)).map((i) => i.title)).toEqual(['Your password was changed']);
-    const inHome = adminApi(server, (await platform.post('/api/Auth/SwitchTenant', { tenantId: String(home) })).body.data.accessToken);
+    const inHome = adminApi(
+      server,
+      (await platform.post('/api/Auth/SwitchTenant', { tenantId: String(home) })).body.data.accessToken,
+    );
 
     expect((await list(inHome)).map((i) => i.title).sort()).toEqual(['Your password was changed', 'home news']);
     const switched = await inHome.post('/api/Auth/SwitchTenant', { tenantId: String(other) });
@@ -157,7 +224,10 @@ describe('UserInbox', () => {
     expect((await homeAgain.post('/api/UserInbox/MarkRead', { basicId: otherNews.basicId })).status).toBe(404);
     expect((await homeAgain.del('/api/UserInbox/InboxItem', { basicId: otherNews.basicId })).status).toBe(404);
     expect((await homeAgain.post('/api/UserInbox/MarkAllRead')).body.data).toEqual({ markedCount: 2 });
-    const otherAgain = adminApi(server, (await homeAgain.post('/api/Auth/SwitchTenant', { tenantId: String(other) })).body.data.accessToken);
+    const otherAgain = adminApi(
+      server,
+      (await homeAgain.post('/api/Auth/SwitchTenant', { tenantId: String(other) })).body.data.accessToken,
+    );
     expect(await unread(otherAgain)).toBe(2);
   });
 
@@ -171,7 +241,12 @@ describe('UserInbox', () => {
     expect((await api.del('/api/UserInbox/InboxItem', { basicId: 'x' })).status).toBe(400);
     expect((await api.del('/api/UserInbox/InboxItem')).status).toBe(400);
     expect((await api.get('/api/UserInbox/List', { unreadOnly: 'perhaps' })).status).toBe(400);
-    for (const body of [{ notificationStatus: 'Deleted' }, { notificationType: 'Gossip' }, { page: { pageSize: 'ten' } }, { keyword: 'k'.repeat(201) }]) {
+    for (const body of [
+      { notificationStatus: 'Deleted' },
+      { notificationType: 'Gossip' },
+      { page: { pageSize: 'ten' } },
+      { keyword: 'k'.repeat(201) },
+    ]) {
       const res = await api.post('/api/UserInbox/InboxPage', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -180,7 +255,7 @@ describe('UserInbox', () => {
 });
 
 describe('Notification (announcements)', () => {
-  it('sends to a role\'s holders only, and lists what was sent in the context', async () => {
+  it("sends to a role's holders only, and lists what was sent in the context", async () => {
     const tenantId = await createTestTenant(deps());
     const admin = await tenantAdmin(server, tenantId, { codes: SENDER_CODES });
     const bob = await memberApi(tenantId);
@@ -193,17 +268,34 @@ describe('Notification (announcements)', () => {
     await send(admin.api, { title: 'For all' });
 
     const page = (await admin.api.post('/api/NotificationQuery/NotificationPage', { page: { pageSize: 1 } })).body.data;
-    expect(page.items).toEqual([expect.objectContaining({ title: 'For all', targetType: 'All', recipientCount: 3, sendUserId: String(admin.user.id), isPublished: true })]);
+    expect(page.items).toEqual([
+      expect.objectContaining({
+        title: 'For all',
+        targetType: 'All',
+        recipientCount: 3,
+        sendUserId: String(admin.user.id),
+        isPublished: true,
+      }),
+    ]);
     expect(page.page).toMatchObject({ totalCount: 2, hasNext: true });
-    const byRole = (await admin.api.post('/api/NotificationQuery/NotificationPage', { targetType: 'Role' })).body.data.items;
-    expect(byRole).toEqual([expect.objectContaining({ basicId: sent.basicId, targetRoleId: String(roleId), recipientCount: 1 })]);
-    expect((await admin.api.post('/api/NotificationQuery/NotificationPage', { keyword: 'readers' })).body.data.items).toHaveLength(1);
+    const byRole = (await admin.api.post('/api/NotificationQuery/NotificationPage', { targetType: 'Role' })).body.data
+      .items;
+    expect(byRole).toEqual([
+      expect.objectContaining({ basicId: sent.basicId, targetRoleId: String(roleId), recipientCount: 1 }),
+    ]);
+    expect(
+      (await admin.api.post('/api/NotificationQuery/NotificationPage', { keyword: 'readers' })).body.data.items,
+    ).toHaveLength(1);
 
     // Another tenant's administrator sees none of these.
     const otherAdmin = await tenantAdmin(server, await createTestTenant(deps()), { codes: SENDER_CODES });
     expect((await otherAdmin.api.post('/api/NotificationQuery/NotificationPage', {})).body.data.items).toEqual([]);
     // Nor can it target this tenant's role.
-    const foreignRole = await otherAdmin.api.post('/api/Notification/Notification', { title: 'x', targetType: 'Role', targetRoleId: String(roleId) });
+    const foreignRole = await otherAdmin.api.post('/api/Notification/Notification', {
+      title: 'x',
+      targetType: 'Role',
+      targetRoleId: String(roleId),
+    });
     expect(foreignRole.status).toBe(404);
     expect(foreignRole.body.data).toMatch(/Role .* does not exist/);
   });
@@ -240,7 +332,17 @@ describe('Notification (announcements)', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.isSuccess).toBe(false);
     }
-    expect((await admin.api.post('/api/Notification/Notification', { title: 'x', targetType: 'Role', targetRoleId: '999999999999' })).status).toBe(404);
-    expect((await admin.api.post('/api/NotificationQuery/NotificationPage', { targetType: 'Everyone' })).status).toBe(400);
+    expect(
+      (
+        await admin.api.post('/api/Notification/Notification', {
+          title: 'x',
+          targetType: 'Role',
+          targetRoleId: '999999999999',
+        })
+      ).status,
+    ).toBe(404);
+    expect((await admin.api.post('/api/NotificationQuery/NotificationPage', { targetType: 'Everyone' })).status).toBe(
+      400,
+    );
   });
 });

@@ -30,7 +30,16 @@ export function toastType(notificationType: string): ReceiveNotification['type']
   }
 }
 
-export function receiveNotification(row: { id: bigint; notificationId: bigint | null; notificationType: string; title: string; content: string | null; contentFormat: string; isRead: boolean; createdTime: Date }): ReceiveNotification {
+export function receiveNotification(row: {
+  id: bigint;
+  notificationId: bigint | null;
+  notificationType: string;
+  title: string;
+  content: string | null;
+  contentFormat: string;
+  isRead: boolean;
+  createdTime: Date;
+}): ReceiveNotification {
   return {
     type: toastType(row.notificationType),
     title: row.title,

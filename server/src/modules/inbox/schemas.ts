@@ -9,7 +9,13 @@ import { defineEnum, zBool, zDateTimeOut, zId, zIdOut } from '../../rpc/wire.js'
  */
 
 /** The original's NotificationType; stored and written by name. */
-export const NotificationType = defineEnum('NotificationType', { System: 0, Security: 1, Business: 2, Todo: 3, Emergency: 4 });
+export const NotificationType = defineEnum('NotificationType', {
+  System: 0,
+  Security: 1,
+  Business: 2,
+  Todo: 3,
+  Emergency: 4,
+});
 export const NotificationStatus = defineEnum('NotificationStatus', { Unread: 0, Read: 1 });
 export const ContentFormat = defineEnum('NotificationContentFormat', { Text: 0, Markdown: 1, Html: 2 });
 /** Who receives an announcement: every member of the tenant, or the holders of given roles. */
@@ -97,7 +103,12 @@ export const announcementCreate = z
   })
   .superRefine((v, ctx) => {
     // A Role announcement without its role: reported as the missing field it is.
-    if (v.targetType === 'Role' && !v.targetRoleId) ctx.addIssue({ code: 'invalid_type', expected: 'string', input: v.targetRoleId, path: ['targetRoleId'] });
+    if (v.targetType === 'Role' && !v.targetRoleId)
+      ctx.addIssue({ code: 'invalid_type', expected: 'string', input: v.targetRoleId, path: ['targetRoleId'] });
   });
 
-export const publishResult = z.object({ basicId: zIdOut(), recipientCount: z.number().int(), sendTime: zDateTimeOut() });
+export const publishResult = z.object({
+  basicId: zIdOut(),
+  recipientCount: z.number().int(),
+  sendTime: zDateTimeOut(),
+});

@@ -1,13 +1,29 @@
 import { and, count, desc, eq, getTableColumns, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { announcements, notificationPreferences, notifications, roles, tenantMemberships, userRoles, users } from '../../../../db/schema/index.js';
+import {
+  announcements,
+  notificationPreferences,
+  notifications,
+  roles,
+  tenantMemberships,
+  userRoles,
+  users,
+} from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import { appError } from '../../errors/app-error.js';
 import { definePagedList, type PagedRequest, type PagedResult } from '../../query/index.js';
 import type { AuthContext } from '../auth/session/session-gate.js';
 import { inboxErrors } from './errors.js';
 import { receiveNotification } from './payload.js';
-import { LIST_LIMIT, NotificationType, type announcementCreate, type announcementItem, type announcementPageRequest, type InboxItem, type inboxPageRequest } from './schemas.js';
+import {
+  LIST_LIMIT,
+  NotificationType,
+  type announcementCreate,
+  type announcementItem,
+  type announcementPageRequest,
+  type InboxItem,
+  type inboxPageRequest,
+} from './schemas.js';
 
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'events'>;
 type Row = typeof notifications.$inferSelect & { targetType: string | null };
@@ -87,7 +103,11 @@ export const announcementList = definePagedList({
 /** The paged request, with the `keyword` shorthand as conditions.keyword when that is absent. */
 function withKeyword(input: PagedRequest & { keyword?: string | null }): PagedRequest {
   const request: PagedRequest = { conditions: input.conditions, page: input.page };
-  if (!request.conditions.keyword && input.keyword) request.conditions = { ...request.conditions, keyword: { value: input.keyword, fields: [], matchMode: 'Contains' } };
+  if (!request.conditions.keyword && input.keyword)
+    request.conditions = {
+      ...request.conditions,
+      keyword: { value: input.keyword, fields: [], matchMode: 'Contains' },
+    };
   return request;
 }
 
@@ -109,7 +129,10 @@ export function createInboxService(deps: Deps) {
     },
 
     async unreadCount(auth: AuthContext): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(notifications).where(and(visibleTo(auth), eq(notifications.isRead, false)));
+      const [row] = await db
+        .select({ n: count() })
+        .from(notifications)
+        .where(and(visibleTo(auth), eq(notifications.isRead, false)));
       return Number(row?.n ?? 0);
     },
 
@@ -123,7 +146,12 @@ export function createInboxService(deps: Deps) {
       const result = await inboxList.run(db, {
         request: withKeyword(input),
         base,
-        select: (q) => q.select(selectRow).from(notifications).leftJoin(announcements, eq(announcements.id, notifications.notificationId)).$dynamic(),
+        select: (q) =>
+          q
+            .select(selectRow)
+            .from(notifications)
+            .leftJoin(announcements, eq(announcements.id, notifications.notificationId))
+            .$dynamic(),
       });
       return { ...result, items: result.items.map(toItem) };
     },
@@ -132,19 +160,29 @@ export function createInboxService(deps: Deps) {
     async markRead(auth: AuthContext, id: bigint): Promise<void> {
       const done = await db
         .update(notifications)
-        .set({ isRead: true, readTime: sql`coalesce(${notifications.readTime}, ${deps.clock.now().toISOString()}::timestamptz)` })
+        .set({
+          isRead: true,
+          readTime: sql`coalesce(${notifications.readTime}, ${deps.clock.now().toISOString()}::timestamptz)`,
+        })
         .where(and(eq(notifications.id, id), visibleTo(auth)))
         .returning({ id: notifications.id });
       if (done.length === 0) throw notFound(id);
     },
 
     async markAllRead(auth: AuthContext): Promise<number> {
-      const done = await db.update(notifications).set({ isRead: true, readTime: deps.clock.now() }).where(and(visibleTo(auth), eq(notifications.isRead, false))).returning({ id: notifications.id });
+      const done = await db
+        .update(notifications)
+        .set({ isRead: true, readTime: deps.clock.now() })
+        .where(and(visibleTo(auth), eq(notifications.isRead, false)))
+        .returning({ id: notifications.id });
       return done.length;
     },
 
     async remove(auth: AuthContext, id: bigint): Promise<void> {
-      const done = await db.delete(notifications).where(and(eq(notifications.id, id), visibleTo(auth))).returning({ id: notifications.id });
+      const done = await db
+        .delete(notifications)
+        .where(and(eq(notifications.id, id), visibleTo(auth)))
+        .returning({ id: notifications.id });
       if (done.length === 0) throw notFound(id);
     },
   };
@@ -163,7 +201,10 @@ async function recipients(deps: Deps, tenantId: bigint, roleId: bigint | null, n
     or(isNull(tenantMemberships.expirationTime), gt(tenantMemberships.expirationTime, now)),
     eq(users.isDeleted, false),
     // No preference row: the defaults, both on.
-    or(isNull(notificationPreferences.userId), and(eq(notificationPreferences.channelInApp, true), eq(notificationPreferences.typeAnnouncement, true))),
+    or(
+      isNull(notificationPreferences.userId),
+      and(eq(notificationPreferences.channelInApp, true), eq(notificationPreferences.typeAnnouncement, true)),
+    ),
   );
   const q = deps.db
     .selectDistinct({ userId: tenantMemberships.userId })
@@ -172,7 +213,14 @@ async function recipients(deps: Deps, tenantId: bigint, roleId: bigint | null, n
     .leftJoin(notificationPreferences, eq(notificationPreferences.userId, tenantMemberships.userId));
   const rows = roleId
     ? await q
-        .innerJoin(userRoles, and(eq(userRoles.userId, tenantMemberships.userId), eq(userRoles.tenantId, tenantId), eq(userRoles.roleId, roleId)))
+        .innerJoin(
+          userRoles,
+          and(
+            eq(userRoles.userId, tenantMemberships.userId),
+            eq(userRoles.tenantId, tenantId),
+            eq(userRoles.roleId, roleId),
+          ),
+        )
         .where(
           and(
             admitted,
@@ -215,24 +263,56 @@ export function createAnnouncementService(deps: Deps) {
      * Sends an announcement to the caller's current tenant: one inbox row per recipient, written
      * in one transaction, then pushed to each recipient's connections on every node.
      */
-    async send(auth: AuthContext, input: z.infer<typeof announcementCreate>): Promise<{ basicId: string; recipientCount: number; sendTime: Date }> {
+    async send(
+      auth: AuthContext,
+      input: z.infer<typeof announcementCreate>,
+    ): Promise<{ basicId: string; recipientCount: number; sendTime: Date }> {
       if (auth.tenantId === 0n) throw appError(inboxErrors.NO_TENANT);
       const targetType = input.targetType ?? 'All';
       const roleId = targetType === 'Role' ? input.targetRoleId! : null;
       if (roleId) {
-        const [role] = await deps.db.select({ id: roles.id }).from(roles).where(and(eq(roles.id, roleId), eq(roles.tenantId, auth.tenantId), eq(roles.isDeleted, false)));
+        const [role] = await deps.db
+          .select({ id: roles.id })
+          .from(roles)
+          .where(and(eq(roles.id, roleId), eq(roles.tenantId, auth.tenantId), eq(roles.isDeleted, false)));
         if (!role) throw appError(inboxErrors.ROLE_NOT_FOUND, { params: { id: String(roleId) } });
       }
       const now = deps.clock.now();
       const userIds = await recipients(deps, auth.tenantId, roleId, now);
       const id = deps.ids.next();
-      const common = { notificationType: input.notificationType ?? 'System', title: input.title, content: input.content ?? null, contentFormat: input.contentFormat ?? 'Text' };
-      const rows = userIds.map((userId) => ({ id: deps.ids.next(), tenantId: auth.tenantId, userId, notificationId: id, ...common, isRead: false, readTime: null, createdTime: now }));
+      const common = {
+        notificationType: input.notificationType ?? 'System',
+        title: input.title,
+        content: input.content ?? null,
+        contentFormat: input.contentFormat ?? 'Text',
+      };
+      const rows = userIds.map((userId) => ({
+        id: deps.ids.next(),
+        tenantId: auth.tenantId,
+        userId,
+        notificationId: id,
+        ...common,
+        isRead: false,
+        readTime: null,
+        createdTime: now,
+      }));
       await deps.db.transaction(async (tx) => {
-        await tx.insert(announcements).values({ id, tenantId: auth.tenantId, ...common, targetType, targetRoleId: roleId, sendUserId: auth.userId, recipientCount: rows.length, sendTime: now });
-        for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.insert(notifications).values(rows.slice(i, i + INSERT_CHUNK));
+        await tx.insert(announcements).values({
+          id,
+          tenantId: auth.tenantId,
+          ...common,
+          targetType,
+          targetRoleId: roleId,
+          sendUserId: auth.userId,
+          recipientCount: rows.length,
+          sendTime: now,
+        });
+        for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+          await tx.insert(notifications).values(rows.slice(i, i + INSERT_CHUNK));
       });
-      await deps.events.publish('NotificationsCreated', { pushes: rows.map((r) => ({ userId: r.userId, payload: receiveNotification(r) })) });
+      await deps.events.publish('NotificationsCreated', {
+        pushes: rows.map((r) => ({ userId: r.userId, payload: receiveNotification(r) })),
+      });
       return { basicId: String(id), recipientCount: rows.length, sendTime: now };
     },
 
@@ -244,9 +324,12 @@ export function createAnnouncementService(deps: Deps) {
         input.targetType ? eq(announcements.targetType, input.targetType) : undefined,
         input.sendUserId ? eq(announcements.sendUserId, input.sendUserId) : undefined,
       );
-      const result = await announcementList.run(deps.db, { request: withKeyword(input), base, select: (q) => q.select().from(announcements).$dynamic() });
+      const result = await announcementList.run(deps.db, {
+        request: withKeyword(input),
+        base,
+        select: (q) => q.select().from(announcements).$dynamic(),
+      });
       return { ...result, items: result.items.map(toAnnouncement) };
     },
   };
 }
-

@@ -41,10 +41,17 @@ export const loginLogList = definePagedList({
  * limited like users are: rows of hidden super-administrators are left out, and with a data
  * scope narrower than All only rows of users in that scope (attempts on unknown accounts need All).
  */
-export async function loginLogPage(db: Executor, scope: CallerScope, input: z.infer<typeof loginLogPageRequest>): Promise<PagedResult<z.infer<typeof loginLogItem>>> {
+export async function loginLogPage(
+  db: Executor,
+  scope: CallerScope,
+  input: z.infer<typeof loginLogPageRequest>,
+): Promise<PagedResult<z.infer<typeof loginLogItem>>> {
   const request = { conditions: input.conditions, page: input.page };
   if (!request.conditions.keyword && input.keyword) {
-    request.conditions = { ...request.conditions, keyword: { value: input.keyword, fields: [], matchMode: 'Contains' } };
+    request.conditions = {
+      ...request.conditions,
+      keyword: { value: input.keyword, fields: [], matchMode: 'Contains' },
+    };
   }
   const who = whoCondition(scope, loginLogs.userId);
   const base = and(
@@ -53,11 +60,15 @@ export async function loginLogPage(db: Executor, scope: CallerScope, input: z.in
     // scope All sees them.
     who,
     input.userId ? eq(loginLogs.userId, input.userId) : undefined,
-    input.userName ? sql`lower(${loginLogs.userName}) like ${`%${escapeLike(input.userName.toLowerCase())}%`}` : undefined,
+    input.userName
+      ? sql`lower(${loginLogs.userName}) like ${`%${escapeLike(input.userName.toLowerCase())}%`}`
+      : undefined,
     input.sessionId ? eq(loginLogs.sessionId, input.sessionId) : undefined,
     input.traceId ? eq(loginLogs.traceId, input.traceId) : undefined,
     input.loginResult ? eq(loginLogs.result, LoginResult.valueOf(input.loginResult)) : undefined,
-    input.isRiskLogin === undefined || input.isRiskLogin === null ? undefined : eq(loginLogs.isRiskLogin, input.isRiskLogin),
+    input.isRiskLogin === undefined || input.isRiskLogin === null
+      ? undefined
+      : eq(loginLogs.isRiskLogin, input.isRiskLogin),
     input.loginIp ? eq(loginLogs.loginIp, input.loginIp) : undefined,
     input.loginTimeStart ? gte(loginLogs.loginTime, input.loginTimeStart) : undefined,
     input.loginTimeEnd ? lte(loginLogs.loginTime, input.loginTimeEnd) : undefined,
@@ -67,7 +78,12 @@ export async function loginLogPage(db: Executor, scope: CallerScope, input: z.in
     input.startTime ? gte(loginLogs.loginTime, input.startTime) : undefined,
     input.endTime ? lt(loginLogs.loginTime, input.endTime) : undefined,
   );
-  const result = await loginLogList.run(db, { request, base, can: scope.can, select: (q) => q.select().from(loginLogs).$dynamic() });
+  const result = await loginLogList.run(db, {
+    request,
+    base,
+    can: scope.can,
+    select: (q) => q.select().from(loginLogs).$dynamic(),
+  });
   return {
     ...result,
     items: result.items.map((r) => ({

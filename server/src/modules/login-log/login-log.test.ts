@@ -11,9 +11,18 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const deps = () => server.runtime.deps;
-const failLogin = (username: string) => server.json('/api/Auth/Login', { method: 'POST', json: { username, password: 'Wrong#Passw0rd1' } });
+const failLogin = (username: string) =>
+  server.json('/api/Auth/Login', { method: 'POST', json: { username, password: 'Wrong#Passw0rd1' } });
 
-type Item = { userId?: string; userName: string; loginResult: string; loginTime: string; createdTime: string; os: string | null; traceId: string | null };
+type Item = {
+  userId?: string;
+  userName: string;
+  loginResult: string;
+  loginTime: string;
+  createdTime: string;
+  os: string | null;
+  traceId: string | null;
+};
 
 describe('LoginLogQuery/LoginLogPage', () => {
   it('pages the login log of the context with filters on user, result, time and keyword', async () => {
@@ -30,17 +39,39 @@ describe('LoginLogQuery/LoginLogPage', () => {
     expect(users).toEqual(new Set([String(admin.id), String(bob.id)]));
     expect(all.items[0].loginTime >= all.items.at(-1).loginTime).toBe(true);
 
-    const failed = (await api.post('/api/LoginLogQuery/LoginLogPage', { userId: String(bob.id), loginResult: 'InvalidCredentials' })).body.data;
+    const failed = (
+      await api.post('/api/LoginLogQuery/LoginLogPage', { userId: String(bob.id), loginResult: 'InvalidCredentials' })
+    ).body.data;
     expect(failed.items).toHaveLength(1);
-    expect(failed.items[0]).toMatchObject({ userId: String(bob.id), loginResult: 'InvalidCredentials', isRiskLogin: false });
-    const byNumber = (await api.post('/api/LoginLogQuery/LoginLogPage', { conditions: { filters: [{ field: 'loginResult', operator: 'Equal', value: 0 }, { field: 'userId', operator: 'Equal', value: String(bob.id) }] } })).body.data;
+    expect(failed.items[0]).toMatchObject({
+      userId: String(bob.id),
+      loginResult: 'InvalidCredentials',
+      isRiskLogin: false,
+    });
+    const byNumber = (
+      await api.post('/api/LoginLogQuery/LoginLogPage', {
+        conditions: {
+          filters: [
+            { field: 'loginResult', operator: 'Equal', value: 0 },
+            { field: 'userId', operator: 'Equal', value: String(bob.id) },
+          ],
+        },
+      })
+    ).body.data;
     expect(byNumber.items.map((i: Item) => i.loginResult)).toEqual(['Success']);
-    const byKeyword = (await api.post('/api/LoginLogQuery/LoginLogPage', { keyword: bob.email!.slice(0, 12) })).body.data;
+    const byKeyword = (await api.post('/api/LoginLogQuery/LoginLogPage', { keyword: bob.email!.slice(0, 12) })).body
+      .data;
     expect(byKeyword.items.every((i: Item) => i.userId === String(bob.id))).toBe(true);
     expect(byKeyword.items.length).toBeGreaterThanOrEqual(2);
-    const future = (await api.post('/api/LoginLogQuery/LoginLogPage', { loginTimeStart: new Date(Date.now() + 3_600_000).toISOString() })).body.data;
+    const future = (
+      await api.post('/api/LoginLogQuery/LoginLogPage', {
+        loginTimeStart: new Date(Date.now() + 3_600_000).toISOString(),
+      })
+    ).body.data;
     expect(future.items).toEqual([]);
-    expect((await api.post('/api/LoginLogQuery/LoginLogPage', { page: { pageSize: 1 } })).body.data.page).toMatchObject({ pageSize: 1, hasNext: true });
+    expect((await api.post('/api/LoginLogQuery/LoginLogPage', { page: { pageSize: 1 } })).body.data.page).toMatchObject(
+      { pageSize: 1, hasNext: true },
+    );
   });
 
   it('needs saas:login-log:read, follows the data scope and hides super-administrators', async () => {
@@ -52,14 +83,24 @@ describe('LoginLogQuery/LoginLogPage', () => {
     await loginAs(server, inResearch);
     const plain = await tenantAdmin(server, tenantId, { codes: ['saas:user:read'] });
     expect((await plain.api.post('/api/LoginLogQuery/LoginLogPage', {})).status).toBe(403);
-    const scoped = await tenantAdmin(server, tenantId, { codes: ['saas:login-log:read'], dataScope: 'DepartmentOnly', departmentId: d.child });
-    const seen = new Set((await scoped.api.post('/api/LoginLogQuery/LoginLogPage', {})).body.data.items.map((i: Item) => i.userId));
+    const scoped = await tenantAdmin(server, tenantId, {
+      codes: ['saas:login-log:read'],
+      dataScope: 'DepartmentOnly',
+      departmentId: d.child,
+    });
+    const seen = new Set(
+      (await scoped.api.post('/api/LoginLogQuery/LoginLogPage', {})).body.data.items.map((i: Item) => i.userId),
+    );
     expect(seen).toEqual(new Set([String(inSales.id), String(scoped.user.id)]));
 
     // A super-administrator's rows in the tenant are not shown to the tenant's administrators.
     const root = await createSuperAdmin(deps());
     const token = (await loginAs(server, root)).accessToken;
-    await server.json('/api/Auth/SwitchTenant', { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { tenantId: String(tenantId) } });
+    await server.json('/api/Auth/SwitchTenant', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      json: { tenantId: String(tenantId) },
+    });
     const all = await tenantAdmin(server, tenantId, { codes: ['saas:login-log:read'] });
     const rows = (await all.api.post('/api/LoginLogQuery/LoginLogPage', {})).body.data.items as Item[];
     expect(rows.some((i) => i.userId === String(root.id))).toBe(false);

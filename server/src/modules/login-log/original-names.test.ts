@@ -20,7 +20,8 @@ afterAll(() => server.close());
 
 const deps = () => server.runtime.deps;
 const PAGE = '/api/LoginLogQuery/LoginLogPage';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 type Item = Record<string, unknown> & { loginResult: string; loginTime: string };
 
@@ -29,15 +30,22 @@ async function bobWithTwoRows() {
   const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
   const bob = await member(deps(), tenantId);
   const traceId = `trace-${bob.id}`;
-  const ok = await server.json('/api/Auth/Login', { method: 'POST', headers: { 'user-agent': IPHONE, 'x-trace-id': traceId }, json: { username: bob.email, password: bob.password } });
+  const ok = await server.json('/api/Auth/Login', {
+    method: 'POST',
+    headers: { 'user-agent': IPHONE, 'x-trace-id': traceId },
+    json: { username: bob.email, password: bob.password },
+  });
   expect(ok.status).toBe(200);
   await server.json('/api/Auth/Login', { method: 'POST', json: { username: bob.email, password: 'Wrong#Passw0rd1' } });
   const sessionId = claimsOf(ok.body.data.token.accessToken).SessionId as string;
-  const [row] = await deps().db.select().from(loginLogs).where(and(eq(loginLogs.userId, bob.id), eq(loginLogs.result, 0)));
+  const [row] = await deps()
+    .db.select()
+    .from(loginLogs)
+    .where(and(eq(loginLogs.userId, bob.id), eq(loginLogs.result, 0)));
   return { api, bob, traceId, sessionId, loginTime: row!.loginTime };
 }
 
-describe('LoginLogQuery/LoginLogPage under the original\'s names', () => {
+describe("LoginLogQuery/LoginLogPage under the original's names", () => {
   it('writes loginResult, os, traceId and createdTime, and no longer result or operatingSystem', async () => {
     const { api, bob, traceId, sessionId } = await bobWithTwoRows();
     const res = await api.post(PAGE, { userId: String(bob.id) });
@@ -45,7 +53,16 @@ describe('LoginLogQuery/LoginLogPage under the original\'s names', () => {
     const items = res.body.data.items as Item[];
     expect(items.map((i) => i.loginResult).sort()).toEqual(['InvalidCredentials', 'Success']);
     const ok = items.find((i) => i.loginResult === 'Success')!;
-    expect(ok).toMatchObject({ userId: String(bob.id), sessionId, traceId, os: 'iOS 17.4', browser: 'Safari 17.4', loginIp: expect.any(String), loginLocation: expect.any(String), isRiskLogin: false });
+    expect(ok).toMatchObject({
+      userId: String(bob.id),
+      sessionId,
+      traceId,
+      os: 'iOS 17.4',
+      browser: 'Safari 17.4',
+      loginIp: expect.any(String),
+      loginLocation: expect.any(String),
+      isRiskLogin: false,
+    });
     expect(ok.createdTime).toBe(ok.loginTime);
     for (const item of items) {
       expect(item).not.toHaveProperty('result');
@@ -70,25 +87,45 @@ describe('LoginLogQuery/LoginLogPage under the original\'s names', () => {
     expect(await page({ loginTimeStart: at, loginTimeEnd: at })).toEqual(['Success']);
     expect(await page({ loginTimeEnd: new Date(loginTime.getTime() - 1).toISOString() })).toEqual([]);
     // The same names in conditions (the generic paged query).
-    const byCondition = await api.post(PAGE, { conditions: { filters: [{ field: 'userId', operator: 'Equal', value: String(bob.id) }, { field: 'os', operator: 'StartsWith', value: 'iOS' }], sorts: [{ field: 'loginResult', direction: 'Ascending' }] } });
+    const byCondition = await api.post(PAGE, {
+      conditions: {
+        filters: [
+          { field: 'userId', operator: 'Equal', value: String(bob.id) },
+          { field: 'os', operator: 'StartsWith', value: 'iOS' },
+        ],
+        sorts: [{ field: 'loginResult', direction: 'Ascending' }],
+      },
+    });
     expect(byCondition.body.data.items.map((i: Item) => i.loginResult)).toEqual(['Success']);
   });
 
   it('still honours the earlier filter names result, startTime, endTime (exclusive) and their condition fields', async () => {
     const { api, bob, loginTime } = await bobWithTwoRows();
-    const page = async (body: Record<string, unknown>) => ((await api.post(PAGE, { userId: String(bob.id), ...body })).body.data.items as Item[]).map((i) => i.loginResult);
+    const page = async (body: Record<string, unknown>) =>
+      ((await api.post(PAGE, { userId: String(bob.id), ...body })).body.data.items as Item[]).map((i) => i.loginResult);
     expect(await page({ result: 'InvalidCredentials' })).toEqual(['InvalidCredentials']);
     expect(await page({ startTime: new Date(Date.now() + 3_600_000).toISOString() })).toEqual([]);
     const at = loginTime.toISOString();
     expect(await page({ startTime: at, endTime: at })).toEqual([]);
     expect(await page({ loginResult: 'Success', startTime: at })).toEqual(['Success']);
-    const old = await api.post(PAGE, { conditions: { filters: [{ field: 'userId', operator: 'Equal', value: String(bob.id) }, { field: 'result', operator: 'Equal', value: 'Success' }, { field: 'operatingSystem', operator: 'Contains', value: 'ios' }] } });
+    const old = await api.post(PAGE, {
+      conditions: {
+        filters: [
+          { field: 'userId', operator: 'Equal', value: String(bob.id) },
+          { field: 'result', operator: 'Equal', value: 'Success' },
+          { field: 'operatingSystem', operator: 'Contains', value: 'ios' },
+        ],
+      },
+    });
     expect(old.body.data.items.map((i: Item) => i.loginResult)).toEqual(['Success']);
   });
 
   it('answers 400 with a clear message for a start after the end and for a bad time or result', async () => {
     const { api } = await bobWithTwoRows();
-    const reversed = await api.post(PAGE, { loginTimeStart: '2026-05-02T00:00:00Z', loginTimeEnd: '2026-05-01T00:00:00Z' });
+    const reversed = await api.post(PAGE, {
+      loginTimeStart: '2026-05-02T00:00:00Z',
+      loginTimeEnd: '2026-05-01T00:00:00Z',
+    });
     expect(reversed.status).toBe(400);
     expect(JSON.stringify(reversed.body)).toContain('The login time start cannot be later than its end.');
     expect((await api.post(PAGE, { loginTimeEnd: 'yesterday' })).status).toBe(400);

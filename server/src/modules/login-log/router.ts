@@ -10,10 +10,14 @@ export const loginLogQueryRouter = router({
     .meta({
       permission: permission('saas:login-log:read'),
       paged: true,
-      summary: 'Paged login log of the caller\'s context: filters on user, session, trace, loginResult, risk flag, address and loginTimeStart/loginTimeEnd',
-      description: 'Rows recorded in the session\'s context only; rows of users outside the caller\'s data scope (and of super-administrators, for others) are left out.',
+      summary:
+        "Paged login log of the caller's context: filters on user, session, trace, loginResult, risk flag, address and loginTimeStart/loginTimeEnd",
+      description:
+        "Rows recorded in the session's context only; rows of users outside the caller's data scope (and of super-administrators, for others) are left out.",
     })
     .input(loginLogPageRequest)
     .output(loginLogPageResponse)
-    .mutation(async ({ ctx, input }) => loginLogPage(ctx.deps.db, await callerScope({ db: ctx.deps.db, authz: ctx.services.authz }, ctx.auth), input)),
+    .mutation(async ({ ctx, input }) =>
+      loginLogPage(ctx.deps.db, await callerScope({ db: ctx.deps.db, authz: ctx.services.authz }, ctx.auth), input),
+    ),
 });

@@ -30,7 +30,8 @@ const TIME_RANGE = texts.loginLogTimeRange.slice('validation.'.length);
 
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 /** An earlier filter name: accepted, marked deprecated in the OpenAPI document. */
-const earlier = <T extends z.ZodType>(schema: T, description: string) => schema.nullish().meta({ deprecated: true, description });
+const earlier = <T extends z.ZodType>(schema: T, description: string) =>
+  schema.nullish().meta({ deprecated: true, description });
 
 export const loginLogPageRequest = pagedRequest({
   /** Shorthand for conditions.keyword (user name, address, browser, system, message, trace id). */
@@ -54,7 +55,12 @@ export const loginLogPageRequest = pagedRequest({
   const start = v.loginTimeStart ?? v.startTime;
   const end = v.loginTimeEnd ?? v.endTime;
   if (start && end && start > end) {
-    ctx.addIssue({ code: 'custom', path: [v.loginTimeStart ? 'loginTimeStart' : 'startTime'], message: 'range', params: { i18n: TIME_RANGE } });
+    ctx.addIssue({
+      code: 'custom',
+      path: [v.loginTimeStart ? 'loginTimeStart' : 'startTime'],
+      message: 'range',
+      params: { i18n: TIME_RANGE },
+    });
   }
 });
 

@@ -16,9 +16,21 @@ export interface RequestFacts {
 
 /** The original's LoginResult numbering (the original service). */
 export const LoginResult = {
-  Success: 0, InvalidCredentials: 1, AccountLocked: 2, AccountDisabled: 3, RequiresTwoFactor: 4, TwoFactorFailed: 5,
-  Logout: 10, TokenRefreshed: 11, PasswordChanged: 12, PasswordReset: 13, MfaBound: 14, MfaUnbound: 15,
-  TenantSwitched: 16, SessionRevoked: 17, Failed: 99,
+  Success: 0,
+  InvalidCredentials: 1,
+  AccountLocked: 2,
+  AccountDisabled: 3,
+  RequiresTwoFactor: 4,
+  TwoFactorFailed: 5,
+  Logout: 10,
+  TokenRefreshed: 11,
+  PasswordChanged: 12,
+  PasswordReset: 13,
+  MfaBound: 14,
+  MfaUnbound: 15,
+  TenantSwitched: 16,
+  SessionRevoked: 17,
+  Failed: 99,
 } as const;
 export type LoginResultName = keyof typeof LoginResult;
 
@@ -58,7 +70,9 @@ function riskExpression(userId: string, deviceFingerprint: string, loginLocation
   // NUL never occurs in SQL text, so the markers cannot clash with the check's own text.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the chosen marker, see above.
   const parts = riskSql('\u00000', '\u00001', '\u00002').split(/\u0000(\d)/);
-  return sql.join(parts.map((part, i) => (i % 2 ? sql`${sql.placeholder(names[Number(part)]!)}` : sql.raw(part)))) as SQL<boolean>;
+  return sql.join(
+    parts.map((part, i) => (i % 2 ? sql`${sql.placeholder(names[Number(part)]!)}` : sql.raw(part))),
+  ) as SQL<boolean>;
 }
 
 /** The row's values, named as the placeholders of the prepared insert (values the driver takes as they are). */
@@ -81,7 +95,23 @@ export interface LoginLogValues {
   traceId: string | null;
 }
 
-const COLUMNS: Array<keyof LoginLogValues> = ['id', 'tenantId', 'userId', 'userName', 'sessionId', 'loginTime', 'loginMethod', 'loginIp', 'loginLocation', 'browser', 'operatingSystem', 'deviceFingerprint', 'result', 'message', 'traceId'];
+const COLUMNS: Array<keyof LoginLogValues> = [
+  'id',
+  'tenantId',
+  'userId',
+  'userName',
+  'sessionId',
+  'loginTime',
+  'loginMethod',
+  'loginIp',
+  'loginLocation',
+  'browser',
+  'operatingSystem',
+  'deviceFingerprint',
+  'result',
+  'message',
+  'traceId',
+];
 
 /** The login-log insert over named placeholders (one per column, named after it), with or without the risk check. */
 export function loginLogInsert(db: Database, risky: boolean) {
@@ -154,7 +184,11 @@ export function loginLogRow(ids: IdGenerator, entry: LoginLogEntry, ua?: UserAge
 }
 
 /** Writes one row per attempt; success rows get the risk flag. */
-export async function writeLoginLog(db: Executor, ids: IdGenerator, entry: LoginLogEntry): Promise<{ isRiskLogin: boolean }> {
+export async function writeLoginLog(
+  db: Executor,
+  ids: IdGenerator,
+  entry: LoginLogEntry,
+): Promise<{ isRiskLogin: boolean }> {
   const inserts = insertsOf(db);
   const statement = entry.result === 'Success' && entry.userId !== null ? inserts.risky : inserts.plain;
   const [row] = await statement.execute({ ...loginLogRow(ids, entry) });

@@ -76,7 +76,10 @@ export function createMaintenanceControl(deps: MaintenanceControlDeps): Maintena
   let unsubscribe: (() => Promise<void>) | undefined;
 
   async function read(): Promise<OperatorState | undefined> {
-    const [row] = await db.select({ value: systemSettings.settingValue }).from(systemSettings).where(eq(systemSettings.settingKey, MAINTENANCE_SETTING));
+    const [row] = await db
+      .select({ value: systemSettings.settingValue })
+      .from(systemSettings)
+      .where(eq(systemSettings.settingKey, MAINTENANCE_SETTING));
     if (!row) return undefined;
     let parsed: unknown;
     try {
@@ -106,7 +109,11 @@ export function createMaintenanceControl(deps: MaintenanceControlDeps): Maintena
     const was = maintenance.on;
     maintenance.setByOperator(state.on, state.retryAfterSeconds);
     if (was !== maintenance.on || atStart) {
-      logger.warn(state.on ? 'maintenance mode on (operator)' : 'maintenance mode off (operator)', { changedBy: state.changedBy, changedAt: state.changedAt, reasons: maintenance.activeReasons });
+      logger.warn(state.on ? 'maintenance mode on (operator)' : 'maintenance mode off (operator)', {
+        changedBy: state.changedBy,
+        changedAt: state.changedAt,
+        reasons: maintenance.activeReasons,
+      });
     }
   }
 
@@ -119,7 +126,11 @@ export function createMaintenanceControl(deps: MaintenanceControlDeps): Maintena
   }
 
   function status(): MaintenanceStatus {
-    const out: MaintenanceStatus = { on: maintenance.on, reasons: maintenance.activeReasons, retryAfterSeconds: maintenance.retryAfterSeconds };
+    const out: MaintenanceStatus = {
+      on: maintenance.on,
+      reasons: maintenance.activeReasons,
+      retryAfterSeconds: maintenance.retryAfterSeconds,
+    };
     if (current) out.operator = current;
     return out;
   }
@@ -136,7 +147,13 @@ export function createMaintenanceControl(deps: MaintenanceControlDeps): Maintena
     async set(request, changedBy) {
       // Before the upgrade has finished the table may not exist yet.
       if (!started) throw appError(commonErrors.NOT_READY, { params: { reason: 'upgrade' } });
-      const fresh: OperatorState = { ...request, changedAt: clock.now().toISOString(), changedBy: changedBy.slice(0, 200), revision: randomUUID(), seq: 1 };
+      const fresh: OperatorState = {
+        ...request,
+        changedAt: clock.now().toISOString(),
+        changedBy: changedBy.slice(0, 200),
+        revision: randomUUID(),
+        seq: 1,
+      };
       const value = JSON.stringify(fresh);
       // The stored number goes up by one under the row's lock: the row always holds the newest.
       const [row] = await db
@@ -157,7 +174,10 @@ export function createMaintenanceControl(deps: MaintenanceControlDeps): Maintena
         await store.publish(CHANNEL, state.revision);
       } catch (error) {
         // Stored: the other nodes see it at their next poll.
-        logger.warn('could not tell the other nodes about the maintenance switch; they read it within the poll interval', { error });
+        logger.warn(
+          'could not tell the other nodes about the maintenance switch; they read it within the poll interval',
+          { error },
+        );
       }
       return status();
     },

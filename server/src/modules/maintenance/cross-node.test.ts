@@ -29,7 +29,11 @@ describe('operator maintenance across nodes', () => {
     const [a, b] = cluster.nodes;
     expect((await statusOf(b.url, '/api/System/ServerTime')).status).toBe(200);
     const put = (on: boolean) =>
-      fetch(`${a.url}/ops/maintenance`, { method: 'PUT', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ on, retryAfterSeconds: 75 }) });
+      fetch(`${a.url}/ops/maintenance`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ on, retryAfterSeconds: 75 }),
+      });
     expect((await put(true)).status).toBe(200);
     const onAfter = await until(async () => (await statusOf(b.url, '/api/System/ServerTime')).status === 503);
     expect(onAfter).toBeLessThan(2000);

@@ -26,7 +26,10 @@ export function operatorKeyCheck(deps: Pick<AppDeps, 'store' | 'logger'>, key: s
       return { allowed: true, retryAfterSeconds: 0 };
     });
     if (!limit.allowed) {
-      throw appError(maintenanceErrors.TOO_MANY_CALLS, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });
+      throw appError(maintenanceErrors.TOO_MANY_CALLS, {
+        params: { seconds: limit.retryAfterSeconds },
+        headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+      });
     }
     const presented = /^Bearer +(\S+) *$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!presented || !timingSafeEqual(digest(presented), expected)) {

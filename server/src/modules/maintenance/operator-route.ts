@@ -19,14 +19,23 @@ const MAX_BODY_BYTES = 4096;
  * Authorized by `Authorization: Bearer <operator key>`; answers during maintenance. Without a
  * key (production that set none) the path does not exist.
  */
-export function mountOperatorSwitch(app: Hono<HonoEnv>, deps: AppDeps, control: MaintenanceControl, key: string | undefined): void {
+export function mountOperatorSwitch(
+  app: Hono<HonoEnv>,
+  deps: AppDeps,
+  control: MaintenanceControl,
+  key: string | undefined,
+): void {
   if (!key) return;
   const authorize = operatorKeyCheck(deps, key, 'ops');
 
   async function readRequest(c: Context<HonoEnv>) {
     const { input } = await readJsonBody(c, MAX_BODY_BYTES);
     const parsed = operatorRequest.safeParse(input);
-    if (!parsed.success) throw validationFailed(parsed.error.issues as unknown as Parameters<typeof validationFailed>[0], c.get('info').culture);
+    if (!parsed.success)
+      throw validationFailed(
+        parsed.error.issues as unknown as Parameters<typeof validationFailed>[0],
+        c.get('info').culture,
+      );
     return parsed.data;
   }
 
@@ -42,6 +51,13 @@ export function mountOperatorSwitch(app: Hono<HonoEnv>, deps: AppDeps, control: 
     return respondSuccess(c, deps, status);
   });
   app.all(OPERATOR_PATH, (c) =>
-    respondError(c, deps, appError(commonErrors.METHOD_NOT_ALLOWED, { params: { method: c.req.method, allow: 'GET, PUT' }, headers: { Allow: 'GET, PUT' } })),
+    respondError(
+      c,
+      deps,
+      appError(commonErrors.METHOD_NOT_ALLOWED, {
+        params: { method: c.req.method, allow: 'GET, PUT' },
+        headers: { Allow: 'GET, PUT' },
+      }),
+    ),
   );
 }

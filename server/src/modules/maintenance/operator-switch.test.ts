@@ -20,12 +20,18 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const put = (json: unknown, headers: Record<string, string> = auth) => server.json('/ops/maintenance', { method: 'PUT', headers, json });
+const put = (json: unknown, headers: Record<string, string> = auth) =>
+  server.json('/ops/maintenance', { method: 'PUT', headers, json });
 const apiStatus = async () => (await server.json('/api/System/ServerTime')).status;
 
 describe('the operator maintenance switch over HTTP', () => {
   it('refuses a missing or wrong key, in the envelope, without telling which', async () => {
-    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Basic ${KEY}` }, { authorization: `Bearer ${KEY}x` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: 'Bearer wrong' },
+      { authorization: `Basic ${KEY}` },
+      { authorization: `Bearer ${KEY}x` },
+    ]) {
       const res = await server.json('/ops/maintenance', { headers: { ...headers, 'x-language': 'en-US' } });
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ code: 401, isSuccess: false, data: 'The operator key is missing or wrong.' });
@@ -44,7 +50,7 @@ describe('the operator maintenance switch over HTTP', () => {
       [{ json: { on: true, extra: 1 } }, 400],
       [{ json: { on: true, reason: 'x'.repeat(201) } }, 400],
       [{ json: {} }, 400],
-      [{ body: '' , headers: { ...auth, 'content-type': 'application/json' } }, 400],
+      [{ body: '', headers: { ...auth, 'content-type': 'application/json' } }, 400],
       [{ body: '{"on": tru', headers: { ...auth, 'content-type': 'application/json' } }, 400],
       [{ body: 'on=true', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' } }, 415],
       [{ json: { on: true, reason: 'x'.repeat(5000) } }, 413],
@@ -60,14 +66,22 @@ describe('the operator maintenance switch over HTTP', () => {
     expect(other.status).toBe(405);
     expect(other.headers.get('allow')).toBe('GET, PUT');
     expect(await apiStatus()).toBe(200);
-    const [row] = await server.runtime.deps.db.select().from(systemSettings).where(eq(systemSettings.settingKey, MAINTENANCE_SETTING));
+    const [row] = await server.runtime.deps.db
+      .select()
+      .from(systemSettings)
+      .where(eq(systemSettings.settingKey, MAINTENANCE_SETTING));
     expect(row).toBeUndefined();
   });
 
   it('turns maintenance on with its Retry-After, keeps health and itself answering, and off again', async () => {
     const on = await put({ on: true, retryAfterSeconds: 120, reason: 'moving the database' });
     expect(on.status).toBe(200);
-    expect(on.body.data).toMatchObject({ on: true, reasons: ['operator'], retryAfterSeconds: 120, operator: { on: true, reason: 'moving the database', changedBy: 'operator@127.0.0.1' } });
+    expect(on.body.data).toMatchObject({
+      on: true,
+      reasons: ['operator'],
+      retryAfterSeconds: 120,
+      operator: { on: true, reason: 'moving the database', changedBy: 'operator@127.0.0.1' },
+    });
 
     const refused = await server.json('/api/System/ServerTime', { headers: { 'x-language': 'en-US' } });
     expect(refused.status).toBe(503);
@@ -80,7 +94,10 @@ describe('the operator maintenance switch over HTTP', () => {
     expect(status.body.data).toMatchObject({ on: true, retryAfterSeconds: 120 });
 
     // Stored where every node (and this one after a restart) reads it.
-    const [row] = await server.runtime.deps.db.select().from(systemSettings).where(eq(systemSettings.settingKey, MAINTENANCE_SETTING));
+    const [row] = await server.runtime.deps.db
+      .select()
+      .from(systemSettings)
+      .where(eq(systemSettings.settingKey, MAINTENANCE_SETTING));
     expect(JSON.parse(row!.settingValue)).toMatchObject({ on: true, retryAfterSeconds: 120 });
 
     const off = await put({ on: false });
@@ -93,7 +110,9 @@ describe('the operator maintenance switch over HTTP', () => {
     const out: string[] = [];
     const env = { App__OperatorKey: KEY };
     const write = (text: string) => void out.push(text);
-    expect(await runMaintenanceCli(['on', '--retry-after', '90', '--reason', 'upgrade', '--url', server.url], env, write)).toBe(0);
+    expect(
+      await runMaintenanceCli(['on', '--retry-after', '90', '--reason', 'upgrade', '--url', server.url], env, write),
+    ).toBe(0);
     expect(JSON.parse(out.pop()!)).toMatchObject({ on: true, retryAfterSeconds: 90 });
     expect(await apiStatus()).toBe(503);
     expect(await runMaintenanceCli(['status', '--url', server.url], env, write)).toBe(0);
@@ -111,7 +130,10 @@ describe('the operator maintenance switch over HTTP', () => {
 
   it('limits calls per address before comparing the key', async () => {
     let last = 0;
-    for (let i = 0; i < 40 && last !== 429; i++) last = (await server.json('/ops/maintenance', { headers: { authorization: 'Bearer guess', 'x-language': 'en-US' } })).status;
+    for (let i = 0; i < 40 && last !== 429; i++)
+      last = (
+        await server.json('/ops/maintenance', { headers: { authorization: 'Bearer guess', 'x-language': 'en-US' } })
+      ).status;
     expect(last).toBe(429);
     const right = await server.json('/ops/maintenance', { headers: auth });
     expect(right.status).toBe(429);
@@ -131,7 +153,14 @@ describe('the stored switch', () => {
     await a.set({ on: true, retryAfterSeconds: 45 }, 'test');
 
     const late = new MaintenanceSwitch(false, 30);
-    const b = createMaintenanceControl({ db, store: createMemoryStore({ clock }), clock, logger: quiet, maintenance: late, pollMs: 3_600_000 });
+    const b = createMaintenanceControl({
+      db,
+      store: createMemoryStore({ clock }),
+      clock,
+      logger: quiet,
+      maintenance: late,
+      pollMs: 3_600_000,
+    });
     await b.start();
     expect([late.on, late.retryAfterSeconds]).toEqual([true, 45]);
 
@@ -150,10 +179,24 @@ describe('the stored switch', () => {
   it('reaches a node that missed the message at its next poll', async () => {
     const { db, clock } = server.runtime.deps;
     const writer = new MaintenanceSwitch(false, 30);
-    const a = createMaintenanceControl({ db, store: createMemoryStore({ clock }), clock, logger: quiet, maintenance: writer, pollMs: 3_600_000 });
+    const a = createMaintenanceControl({
+      db,
+      store: createMemoryStore({ clock }),
+      clock,
+      logger: quiet,
+      maintenance: writer,
+      pollMs: 3_600_000,
+    });
     const reader = new MaintenanceSwitch(false, 30);
     // Its own store: no message from `a` reaches it; only the poll does.
-    const b = createMaintenanceControl({ db, store: createMemoryStore({ clock }), clock, logger: quiet, maintenance: reader, pollMs: 50 });
+    const b = createMaintenanceControl({
+      db,
+      store: createMemoryStore({ clock }),
+      clock,
+      logger: quiet,
+      maintenance: reader,
+      pollMs: 50,
+    });
     await Promise.all([a.start(), b.start()]);
     await a.set({ on: true }, 'test');
     await expect.poll(() => reader.on, { timeout: 2000 }).toBe(true);
@@ -164,13 +207,23 @@ describe('the stored switch', () => {
 });
 
 describe('the stored switch across clocks', () => {
-  it('orders changes as the database numbered them, whatever the nodes\' clocks say', async () => {
+  it("orders changes as the database numbered them, whatever the nodes' clocks say", async () => {
     const { db } = server.runtime.deps;
     const quiet = createLogger({ level: 'silent' });
     const node = (clock: ManualClock) => {
       const maintenance = new MaintenanceSwitch(false, 30);
       // A store of its own each: only the poll carries changes between them.
-      return { maintenance, control: createMaintenanceControl({ db, store: createMemoryStore({ clock }), clock, logger: quiet, maintenance, pollMs: 20 }) };
+      return {
+        maintenance,
+        control: createMaintenanceControl({
+          db,
+          store: createMemoryStore({ clock }),
+          clock,
+          logger: quiet,
+          maintenance,
+          pollMs: 20,
+        }),
+      };
     };
     const now = Date.now();
     const ahead = node(new ManualClock(now + 5_000));

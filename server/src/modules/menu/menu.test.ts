@@ -5,7 +5,16 @@ import { createSuperAdmin, loginAs, type TestUser } from '../../testing/auth-fix
 import type { TestServer } from '../../testing/harness.js';
 import type { AuditAction } from '../audit/write.js';
 import { expectAuthors } from '../user/authors-test-kit.js';
-import { adminApi, auditEntry, startAdminServer, tenantUser, tenantWithAdmin, watchAudit, type AdminApi, type Call } from '../../testing/admin.js';
+import {
+  adminApi,
+  auditEntry,
+  startAdminServer,
+  tenantUser,
+  tenantWithAdmin,
+  watchAudit,
+  type AdminApi,
+  type Call,
+} from '../../testing/admin.js';
 import { TENANT_ADMIN } from '../permission/admin-test-kit.js';
 
 let server: TestServer;
@@ -16,12 +25,16 @@ let systemMenuId: string;
 beforeAll(async () => {
   server = await startAdminServer();
   ({ api, tenantId, user: creator } = await tenantWithAdmin(server, TENANT_ADMIN));
-  const [system] = await server.runtime.deps.db.select({ id: menus.id }).from(menus).where(and(eq(menus.tenantId, 0n), eq(menus.menuCode, 'system')));
+  const [system] = await server.runtime.deps.db
+    .select({ id: menus.id })
+    .from(menus)
+    .where(and(eq(menus.tenantId, 0n), eq(menus.menuCode, 'system')));
   systemMenuId = String(system!.id);
 });
 afterAll(() => server.close());
 
-const paths = (nodes: Array<{ path?: string; children?: unknown[] }>): string[] => nodes.flatMap((n) => [n.path ?? '', ...paths((n.children ?? []) as never)]);
+const paths = (nodes: Array<{ path?: string; children?: unknown[] }>): string[] =>
+  nodes.flatMap((n) => [n.path ?? '', ...paths((n.children ?? []) as never)]);
 
 describe('menus', () => {
   it('lets every tenant read the global menus but change only its own', async () => {
@@ -42,9 +55,22 @@ describe('menus', () => {
 
   it('creates tenant menus (under a global directory too), gated by a permission, shown only in that tenant', async () => {
     const created = await api.post('/api/Menu/Menu', {
-      parentId: systemMenuId, menuType: 'Menu', menuCode: 'reports', menuName: 'Reports', path: '/system/reports', component: 'system/reports/index', permissionCode: 'saas:role:read', sort: 9,
+      parentId: systemMenuId,
+      menuType: 'Menu',
+      menuCode: 'reports',
+      menuName: 'Reports',
+      path: '/system/reports',
+      component: 'system/reports/index',
+      permissionCode: 'saas:role:read',
+      sort: 9,
     });
-    expect(created.body.data).toMatchObject({ isGlobal: false, parentId: systemMenuId, permissionCode: 'saas:role:read', menuType: 'Menu', status: 'Enabled' });
+    expect(created.body.data).toMatchObject({
+      isGlobal: false,
+      parentId: systemMenuId,
+      permissionCode: 'saas:role:read',
+      menuType: 'Menu',
+      status: 'Enabled',
+    });
     const id = created.body.data.basicId;
 
     const tree = await api.get('/api/MenuQuery/MenuTree');
@@ -52,7 +78,10 @@ describe('menus', () => {
     expect(systemNode.children.map((c: { basicId: string }) => c.basicId)).toContain(id);
     const page = await api.post('/api/MenuQuery/MenuPage', { keyword: 'reports' });
     expect(page.body.data.items.map((m: { basicId: string }) => m.basicId)).toEqual([id]);
-    const own = await api.post('/api/MenuQuery/MenuPage', { conditions: { filters: [{ field: 'permissionCode', operator: 'Equal', value: 'saas:role:read' }] }, menuType: 'Menu' });
+    const own = await api.post('/api/MenuQuery/MenuPage', {
+      conditions: { filters: [{ field: 'permissionCode', operator: 'Equal', value: 'saas:role:read' }] },
+      menuType: 'Menu',
+    });
     expect(own.body.data.items.map((m: { menuCode: string }) => m.menuCode).sort()).toEqual(['reports', 'role']);
 
     // The tenant's members holding the code see it in their menu routes; other tenants never do.
@@ -66,18 +95,37 @@ describe('menus', () => {
     const cleared = await api.put('/api/Menu/Menu', { basicId: id, version: 0, permissionCode: null });
     expect(cleared.body.data).not.toHaveProperty('permissionCode');
     expect((await api.put('/api/Menu/Menu', { basicId: id, version: 0, menuName: 'Stale' })).status).toBe(409);
-    expect((await api.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: 'REPORTS', menuName: 'Twin' })).status).toBe(409);
-    expect((await api.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: 'x', menuName: 'x', permissionCode: 'saas:no:such' })).status).toBe(422);
+    expect((await api.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: 'REPORTS', menuName: 'Twin' })).status).toBe(
+      409,
+    );
+    expect(
+      (
+        await api.post('/api/Menu/Menu', {
+          menuType: 'Menu',
+          menuCode: 'x',
+          menuName: 'x',
+          permissionCode: 'saas:no:such',
+        })
+      ).status,
+    ).toBe(422);
   });
 
   it('refuses cycles, deletes only leaves, switches status', async () => {
-    const dir = (await api.post('/api/Menu/Menu', { menuType: 'Directory', menuCode: 'ops', menuName: 'Ops' })).body.data.basicId;
-    const leaf = (await api.post('/api/Menu/Menu', { parentId: dir, menuType: 'Button', menuCode: 'ops:run', menuName: 'Run' })).body.data.basicId;
+    const dir = (await api.post('/api/Menu/Menu', { menuType: 'Directory', menuCode: 'ops', menuName: 'Ops' })).body
+      .data.basicId;
+    const leaf = (
+      await api.post('/api/Menu/Menu', { parentId: dir, menuType: 'Button', menuCode: 'ops:run', menuName: 'Run' })
+    ).body.data.basicId;
     const cycle = await api.put('/api/Menu/Menu', { basicId: dir, parentId: leaf });
     expect(cycle.status).toBe(422);
     expect((await api.put('/api/Menu/Menu', { basicId: dir, parentId: dir })).status).toBe(422);
-    expect((await api.post('/api/Menu/Menu', { parentId: '123', menuType: 'Menu', menuCode: 'lost', menuName: 'Lost' })).status).toBe(404);
-    expect((await api.put('/api/Menu/MenuStatus', { basicId: leaf, status: 'Disabled' })).body.data.status).toBe('Disabled');
+    expect(
+      (await api.post('/api/Menu/Menu', { parentId: '123', menuType: 'Menu', menuCode: 'lost', menuName: 'Lost' }))
+        .status,
+    ).toBe(404);
+    expect((await api.put('/api/Menu/MenuStatus', { basicId: leaf, status: 'Disabled' })).body.data.status).toBe(
+      'Disabled',
+    );
     expect((await api.del('/api/Menu/Menu', { id: dir })).status).toBe(422);
     expect((await api.del('/api/Menu/Menu', { id: leaf })).body.data).toBe(true);
     expect((await api.del('/api/Menu/Menu', { id: dir })).body.data).toBe(true);
@@ -86,9 +134,17 @@ describe('menus', () => {
 
   it('lets the platform state manage the global menus, which then reach every tenant', async () => {
     const root = adminApi(server, (await loginAs(server, await createSuperAdmin(server.runtime.deps))).accessToken);
-    const global = await root.post('/api/Menu/Menu', { parentId: systemMenuId, menuType: 'Menu', menuCode: 'announcements', menuName: 'Announcements', path: '/system/announcements' });
+    const global = await root.post('/api/Menu/Menu', {
+      parentId: systemMenuId,
+      menuType: 'Menu',
+      menuCode: 'announcements',
+      menuName: 'Announcements',
+      path: '/system/announcements',
+    });
     expect(global.body.data.isGlobal).toBe(true);
-    expect((await api.get('/api/MenuQuery/MenuDetail', { id: global.body.data.basicId })).body.data.menuCode).toBe('announcements');
+    expect((await api.get('/api/MenuQuery/MenuDetail', { id: global.body.data.basicId })).body.data.menuCode).toBe(
+      'announcements',
+    );
     // Display-only (no permission): every member of every tenant sees it in the menu routes.
     const { api: member } = await tenantUser(server, tenantId);
     expect(paths((await member.get('/api/Auth/Permissions')).body.data.menus)).toContain('/system/announcements');
@@ -102,16 +158,37 @@ describe('menu audit', () => {
 
   it('records one entry per menu write; refused writes record none', async () => {
     const audit = await watchAudit(server);
-    const created = await api.post('/api/Menu/Menu', { parentId: systemMenuId, menuType: 'Menu', menuCode: 'audit-log', menuName: 'Audit log', path: '/system/audit' });
+    const created = await api.post('/api/Menu/Menu', {
+      parentId: systemMenuId,
+      menuType: 'Menu',
+      menuCode: 'audit-log',
+      menuName: 'Audit log',
+      path: '/system/audit',
+    });
     const id = created.body.data.basicId as string;
-    expect(await audit()).toEqual([entry(created, 'MenuCreated', id, { menuCode: 'audit-log', menuType: 'Menu', parentId: systemMenuId, permissionId: null })]);
-    const updated = await api.put('/api/Menu/Menu', { basicId: id, menuName: 'Audit trail', permissionCode: 'saas:role:read' });
-    expect(await audit()).toEqual([entry(updated, 'MenuUpdated', id, { menuCode: 'audit-log', fields: ['menuName', 'permissionId'] })]);
+    expect(await audit()).toEqual([
+      entry(created, 'MenuCreated', id, {
+        menuCode: 'audit-log',
+        menuType: 'Menu',
+        parentId: systemMenuId,
+        permissionId: null,
+      }),
+    ]);
+    const updated = await api.put('/api/Menu/Menu', {
+      basicId: id,
+      menuName: 'Audit trail',
+      permissionCode: 'saas:role:read',
+    });
+    expect(await audit()).toEqual([
+      entry(updated, 'MenuUpdated', id, { menuCode: 'audit-log', fields: ['menuName', 'permissionId'] }),
+    ]);
     const disabled = await api.put('/api/Menu/MenuStatus', { basicId: id, status: 'Disabled' });
     expect(await audit()).toEqual([entry(disabled, 'MenuStatusChanged', id, { from: 'Enabled', to: 'Disabled' })]);
 
     expect((await api.put('/api/Menu/MenuStatus', { basicId: systemMenuId, status: 'Disabled' })).status).toBe(403);
-    expect((await api.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: 'AUDIT-LOG', menuName: 'Twin' })).status).toBe(409);
+    expect(
+      (await api.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: 'AUDIT-LOG', menuName: 'Twin' })).status,
+    ).toBe(409);
     expect((await api.put('/api/Menu/Menu', { basicId: id, parentId: id })).status).toBe(422);
     expect(await audit()).toEqual([]);
 
@@ -129,7 +206,8 @@ describe('menu authors', () => {
       server,
       tenantId,
       creator: { user: creator, api },
-      create: (as, n) => as.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: `authored-${n}`, menuName: `Authored ${n}` }),
+      create: (as, n) =>
+        as.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: `authored-${n}`, menuName: `Authored ${n}` }),
       update: (as, id) => as.put('/api/Menu/Menu', { basicId: id, remark: 'edited' }),
       detail: (as, id) => as.get('/api/MenuQuery/MenuDetail', { id }),
       lists: [

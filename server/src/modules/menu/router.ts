@@ -4,7 +4,16 @@ import { zQueryId } from '../../rpc/wire.js';
 import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { canOf, withKeyword } from '../permission/admin-scope.js';
-import { createMenuInput, menuDetail, menuListInput, menuPage, menuPageInput, menuStatusInput, menuTreeNode, updateMenuInput } from './schemas.js';
+import {
+  createMenuInput,
+  menuDetail,
+  menuListInput,
+  menuPage,
+  menuPageInput,
+  menuStatusInput,
+  menuTreeNode,
+  updateMenuInput,
+} from './schemas.js';
 
 const idQuery = z.object({ id: zQueryId() });
 
@@ -14,13 +23,19 @@ const idQuery = z.object({ id: zQueryId() });
  */
 export const menuRouter = router({
   CreateMenuAsync: authedProcedure
-    .meta({ permission: permission('saas:menu:create'), summary: 'Adds a menu to the current context (the platform state: a global menu)' })
+    .meta({
+      permission: permission('saas:menu:create'),
+      summary: 'Adds a menu to the current context (the platform state: a global menu)',
+    })
     .input(createMenuInput)
     .output(menuDetail)
     .mutation(({ ctx, input }) => ctx.services.menus.create(actorOf(ctx), input)),
 
   UpdateMenuAsync: authedProcedure
-    .meta({ permission: permission('saas:menu:update'), summary: "Changes one of the context's own menus; a new parentId moves it (not under itself)" })
+    .meta({
+      permission: permission('saas:menu:update'),
+      summary: "Changes one of the context's own menus; a new parentId moves it (not under itself)",
+    })
     .input(updateMenuInput)
     .output(menuDetail)
     .mutation(({ ctx, input }) => ctx.services.menus.update(actorOf(ctx), input)),
@@ -29,10 +44,15 @@ export const menuRouter = router({
     .meta({ permission: permission('saas:menu:status'), summary: "Enables or disables one of the context's own menus" })
     .input(menuStatusInput)
     .output(menuDetail)
-    .mutation(({ ctx, input }) => ctx.services.menus.setStatus(actorOf(ctx), input.basicId, input.status, input.version)),
+    .mutation(({ ctx, input }) =>
+      ctx.services.menus.setStatus(actorOf(ctx), input.basicId, input.status, input.version),
+    ),
 
   DeleteMenuAsync: authedProcedure
-    .meta({ permission: permission('saas:menu:delete'), summary: "Deletes one of the context's own menus without sub-menus (soft delete)" })
+    .meta({
+      permission: permission('saas:menu:delete'),
+      summary: "Deletes one of the context's own menus without sub-menus (soft delete)",
+    })
     .input(idQuery)
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
@@ -44,16 +64,28 @@ export const menuRouter = router({
 /** /api/MenuQuery: the global menus and the context's own. */
 export const menuQueryRouter = router({
   GetMenuPageAsync: authedProcedure
-    .meta({ paged: true, permission: permission('saas:menu:read'), summary: 'Paged menus (global and own; keyword over code, name and title)' })
+    .meta({
+      paged: true,
+      permission: permission('saas:menu:read'),
+      summary: 'Paged menus (global and own; keyword over code, name and title)',
+    })
     .input(menuPageInput)
     .output(menuPage)
     .mutation(async ({ ctx, input }) => {
       const { keyword, menuType, status, parentId, ...request } = input;
-      return ctx.services.menus.page(ctx.auth.tenantId, withKeyword(request, keyword), { menuType, status, parentId }, await canOf(ctx));
+      return ctx.services.menus.page(
+        ctx.auth.tenantId,
+        withKeyword(request, keyword),
+        { menuType, status, parentId },
+        await canOf(ctx),
+      );
     }),
 
   GetMenuListAsync: authedProcedure
-    .meta({ permission: permission('saas:menu:read'), summary: 'Every menu the context reads, flat (optionally of one type or status)' })
+    .meta({
+      permission: permission('saas:menu:read'),
+      summary: 'Every menu the context reads, flat (optionally of one type or status)',
+    })
     .input(menuListInput)
     .output(z.array(menuDetail))
     .query(({ ctx, input }) => ctx.services.menus.list(ctx.auth.tenantId, input ?? {})),

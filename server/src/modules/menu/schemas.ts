@@ -32,7 +32,13 @@ const fields = {
 const menuCode = z.string().trim().min(1).max(128);
 const menuName = z.string().trim().min(1).max(128);
 
-export const createMenuInput = z.object({ parentId: zId().nullish(), menuType: MenuType.schema(), menuCode, menuName, ...fields });
+export const createMenuInput = z.object({
+  parentId: zId().nullish(),
+  menuType: MenuType.schema(),
+  menuCode,
+  menuName,
+  ...fields,
+});
 /** The status changes through MenuStatus (its own permission code). */
 const { status: _status, ...updatableFields } = fields;
 export const updateMenuInput = z.object({
@@ -45,7 +51,11 @@ export const updateMenuInput = z.object({
   menuName: menuName.optional(),
   ...updatableFields,
 });
-export const menuStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version: zInt32().min(0).optional() });
+export const menuStatusInput = z.object({
+  basicId: zId(),
+  status: EnableStatus.schema(),
+  version: zInt32().min(0).optional(),
+});
 
 const menuShape = {
   basicId: zIdOut(),
@@ -84,7 +94,9 @@ export type MenuDetail = z.infer<typeof menuDetail>;
 export interface MenuTreeNode extends MenuDetail {
   children: MenuTreeNode[];
 }
-export const menuTreeNode: z.ZodType<MenuTreeNode> = z.lazy(() => z.object({ ...menuShape, children: z.array(menuTreeNode) })).meta({ id: 'MenuTreeNode' });
+export const menuTreeNode: z.ZodType<MenuTreeNode> = z
+  .lazy(() => z.object({ ...menuShape, children: z.array(menuTreeNode) }))
+  .meta({ id: 'MenuTreeNode' });
 
 const listFilters = {
   menuType: MenuType.schema().nullish(),

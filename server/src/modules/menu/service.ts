@@ -18,7 +18,8 @@ type Row = Menu & { permissionCode: string | null };
 type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'>;
 
 /** The menus a context reads: the global ones (tenant 0) and, in a tenant, its own. */
-const readable = (tenantId: bigint) => and(inArray(menus.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]), notDeleted(menus.isDeleted));
+const readable = (tenantId: bigint) =>
+  and(inArray(menus.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]), notDeleted(menus.isDeleted));
 
 /** The menus list of MenuQuery/MenuPage. */
 export const menuList = definePagedList({
@@ -43,8 +44,16 @@ export const menuList = definePagedList({
   defaultKeywordFields: ['menuCode', 'menuName', 'title'],
 });
 
-const select = (q: Executor) => q.select({ menu: menus, permissionCode: permissions.code }).from(menus).leftJoin(permissions, eq(permissions.id, menus.permissionId)).$dynamic();
-const flat = (r: { menu: Menu; permissionCode: string | null }): Row => ({ ...r.menu, permissionCode: r.permissionCode });
+const select = (q: Executor) =>
+  q
+    .select({ menu: menus, permissionCode: permissions.code })
+    .from(menus)
+    .leftJoin(permissions, eq(permissions.id, menus.permissionId))
+    .$dynamic();
+const flat = (r: { menu: Menu; permissionCode: string | null }): Row => ({
+  ...r.menu,
+  permissionCode: r.permissionCode,
+});
 
 function toDetail(m: Row, authors: Authors): MenuDetail {
   return {
@@ -111,7 +120,9 @@ async function requireOwn(db: Executor, tenantId: bigint, id: bigint): Promise<R
 
 /** Serializes the moves of one context's menus, so two moves cannot close a cycle together. */
 async function lockMenus(tx: Transaction, tenantId: bigint): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('portcullis.menu.' || current_schema() || '.' || ${tenantId.toString()}::text))`);
+  await tx.execute(
+    sql`SELECT pg_advisory_xact_lock(hashtext('portcullis.menu.' || current_schema() || '.' || ${tenantId.toString()}::text))`,
+  );
 }
 
 /**
@@ -125,20 +136,46 @@ async function checkParent(tx: Executor, tenantId: bigint, parentId: bigint, sel
   let cursor: bigint | null = parent.id;
   for (let depth = 0; cursor !== null && depth < 256; depth++) {
     if (cursor === self.id) throw appError(menuErrors.PARENT_CYCLE, { params: { name: self.menuName } });
-    const [up]: Array<{ parentId: bigint | null }> = await tx.select({ parentId: menus.parentId }).from(menus).where(eq(menus.id, cursor));
+    const [up]: Array<{ parentId: bigint | null }> = await tx
+      .select({ parentId: menus.parentId })
+      .from(menus)
+      .where(eq(menus.id, cursor));
     cursor = up?.parentId ?? null;
   }
 }
 
 /** The permission column from a request: undefined keeps it, null or blank clears it. */
-async function permissionOf(db: Executor, input: { permissionId?: bigint | null; permissionCode?: string | null }): Promise<bigint | null | undefined> {
+async function permissionOf(
+  db: Executor,
+  input: { permissionId?: bigint | null; permissionCode?: string | null },
+): Promise<bigint | null | undefined> {
   if (input.permissionId === undefined && input.permissionCode === undefined) return undefined;
   if (input.permissionId) return (await resolvePermissions(db, { ids: [input.permissionId] }))[0]!.id;
   if (input.permissionCode) return (await resolvePermissions(db, { codes: [input.permissionCode] }))[0]!.id;
   return null;
 }
 
-const EDITABLE = ['menuType', 'menuCode', 'menuName', 'title', 'i18nKey', 'path', 'component', 'redirect', 'icon', 'link', 'isVisible', 'keepAlive', 'affixTab', 'badge', 'badgeType', 'dot', 'status', 'sort', 'remark'] as const;
+const EDITABLE = [
+  'menuType',
+  'menuCode',
+  'menuName',
+  'title',
+  'i18nKey',
+  'path',
+  'component',
+  'redirect',
+  'icon',
+  'link',
+  'isVisible',
+  'keepAlive',
+  'affixTab',
+  'badge',
+  'badgeType',
+  'dot',
+  'status',
+  'sort',
+  'remark',
+] as const;
 function pick(input: Partial<Record<(typeof EDITABLE)[number], unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of EDITABLE) if (input[key] !== undefined) out[key] = input[key];
@@ -146,7 +183,8 @@ function pick(input: Partial<Record<(typeof EDITABLE)[number], unknown>>): Recor
 }
 
 /** 0 and null both mean "top level". */
-const parentOf = (id: bigint | null | undefined) => (id === undefined ? undefined : id === null || id === 0n ? null : id);
+const parentOf = (id: bigint | null | undefined) =>
+  id === undefined ? undefined : id === null || id === 0n ? null : id;
 
 /**
  * Menus of a context. Reads see the global menus and the context's own; writes touch only the
@@ -157,16 +195,30 @@ export function createMenuService(deps: Deps) {
   const { db, ids, clock } = deps;
 
   /** Every readable menu, flat, ordered by sort then code. */
-  async function list(tenantId: bigint, filters: { menuType?: string | null; status?: string | null } = {}): Promise<MenuDetail[]> {
+  async function list(
+    tenantId: bigint,
+    filters: { menuType?: string | null; status?: string | null } = {},
+  ): Promise<MenuDetail[]> {
     const rows = await select(db)
-      .where(and(readable(tenantId), filters.menuType ? eq(menus.menuType, filters.menuType) : undefined, filters.status ? eq(menus.status, filters.status) : undefined))
+      .where(
+        and(
+          readable(tenantId),
+          filters.menuType ? eq(menus.menuType, filters.menuType) : undefined,
+          filters.status ? eq(menus.status, filters.status) : undefined,
+        ),
+      )
       .orderBy(asc(menus.sort), asc(menus.menuCode), asc(menus.id));
     return detailsOf(db, rows.map(flat));
   }
 
   /** Every write records one entry on the menu, in its transaction. */
-  const audit = (tx: Transaction, actor: Actor, action: AuditAction, menu: { id: bigint; menuCode: string }, detail: Record<string, unknown> = {}) =>
-    auditChange(tx, deps, actor, action, { type: 'Menu', id: menu.id }, { menuCode: menu.menuCode, ...detail });
+  const audit = (
+    tx: Transaction,
+    actor: Actor,
+    action: AuditAction,
+    menu: { id: bigint; menuCode: string },
+    detail: Record<string, unknown> = {},
+  ) => auditChange(tx, deps, actor, action, { type: 'Menu', id: menu.id }, { menuCode: menu.menuCode, ...detail });
 
   return {
     async create(actor: Actor, input: CreateMenuInput): Promise<MenuDetail> {
@@ -177,8 +229,25 @@ export function createMenuService(deps: Deps) {
       await db.transaction(async (tx) => {
         await lockMenus(tx, tenantId);
         if (parentId !== null) await checkParent(tx, tenantId, parentId);
-        await tx.insert(menus).values({ ...pick(input), id, tenantId, parentId, menuType: input.menuType, menuCode: input.menuCode, menuName: input.menuName, permissionId: permissionId ?? null, createdTime: clock.now(), createdBy: actorId });
-        await audit(tx, actor, 'MenuCreated', { id, menuCode: input.menuCode }, { menuType: input.menuType, parentId: idOrNull(parentId), permissionId: idOrNull(permissionId) });
+        await tx.insert(menus).values({
+          ...pick(input),
+          id,
+          tenantId,
+          parentId,
+          menuType: input.menuType,
+          menuCode: input.menuCode,
+          menuName: input.menuName,
+          permissionId: permissionId ?? null,
+          createdTime: clock.now(),
+          createdBy: actorId,
+        });
+        await audit(
+          tx,
+          actor,
+          'MenuCreated',
+          { id, menuCode: input.menuCode },
+          { menuType: input.menuType, parentId: idOrNull(parentId), permissionId: idOrNull(permissionId) },
+        );
       });
       return detailOf(db, tenantId, id);
     },
@@ -191,9 +260,21 @@ export function createMenuService(deps: Deps) {
         await lockMenus(tx, tenantId);
         const current = await requireOwn(tx, tenantId, input.basicId);
         checkVersion(current, input.version);
-        if (parentId !== undefined && parentId !== null && parentId !== current.parentId) await checkParent(tx, tenantId, parentId, current);
-        const values = { ...pick(input), ...(parentId !== undefined ? { parentId } : {}), ...(permissionId !== undefined ? { permissionId } : {}) };
-        await updateVersioned(tx, menus, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actorId }, eq(menus.tenantId, tenantId));
+        if (parentId !== undefined && parentId !== null && parentId !== current.parentId)
+          await checkParent(tx, tenantId, parentId, current);
+        const values = {
+          ...pick(input),
+          ...(parentId !== undefined ? { parentId } : {}),
+          ...(permissionId !== undefined ? { permissionId } : {}),
+        };
+        await updateVersioned(
+          tx,
+          menus,
+          current.id,
+          current.version,
+          { ...values, modifiedTime: clock.now(), modifiedBy: actorId },
+          eq(menus.tenantId, tenantId),
+        );
         await audit(tx, actor, 'MenuUpdated', current, { fields: fieldsOf(values) });
       });
       return detailOf(db, tenantId, input.basicId);
@@ -204,7 +285,14 @@ export function createMenuService(deps: Deps) {
       await db.transaction(async (tx) => {
         const current = await requireOwn(tx, tenantId, id);
         checkVersion(current, version);
-        await updateVersioned(tx, menus, id, current.version, { status, modifiedTime: clock.now(), modifiedBy: actorId }, eq(menus.tenantId, tenantId));
+        await updateVersioned(
+          tx,
+          menus,
+          id,
+          current.version,
+          { status, modifiedTime: clock.now(), modifiedBy: actorId },
+          eq(menus.tenantId, tenantId),
+        );
         await audit(tx, actor, 'MenuStatusChanged', current, { from: current.status, to: status });
       });
       return detailOf(db, tenantId, id);
@@ -216,10 +304,21 @@ export function createMenuService(deps: Deps) {
       await db.transaction(async (tx) => {
         await lockMenus(tx, tenantId);
         const current = await requireOwn(tx, tenantId, id);
-        const [children] = await tx.select({ n: count() }).from(menus).where(and(eq(menus.parentId, id), notDeleted(menus.isDeleted)));
-        if (children && children.n > 0) throw appError(menuErrors.HAS_CHILDREN, { params: { name: current.menuName, count: children.n } });
+        const [children] = await tx
+          .select({ n: count() })
+          .from(menus)
+          .where(and(eq(menus.parentId, id), notDeleted(menus.isDeleted)));
+        if (children && children.n > 0)
+          throw appError(menuErrors.HAS_CHILDREN, { params: { name: current.menuName, count: children.n } });
         const now = clock.now();
-        await updateVersioned(tx, menus, id, current.version, { isDeleted: true, deletedTime: now, deletedBy: actorId, modifiedTime: now, modifiedBy: actorId }, eq(menus.tenantId, tenantId));
+        await updateVersioned(
+          tx,
+          menus,
+          id,
+          current.version,
+          { isDeleted: true, deletedTime: now, deletedBy: actorId, modifiedTime: now, modifiedBy: actorId },
+          eq(menus.tenantId, tenantId),
+        );
         await audit(tx, actor, 'MenuDeleted', current);
       });
     },
@@ -228,7 +327,12 @@ export function createMenuService(deps: Deps) {
       return detailOf(db, tenantId, id);
     },
 
-    async page(tenantId: bigint, request: PagedRequest, filters: { menuType?: string | null; status?: string | null; parentId?: bigint | null }, can: (code: string) => boolean) {
+    async page(
+      tenantId: bigint,
+      request: PagedRequest,
+      filters: { menuType?: string | null; status?: string | null; parentId?: bigint | null },
+      can: (code: string) => boolean,
+    ) {
       const result = await menuList.run(db, {
         request,
         base: and(

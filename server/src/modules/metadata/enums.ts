@@ -11,11 +11,10 @@ export function describeEnum(entry: EnumEntry, culture: Culture): EnumMetadata {
     enumTypeName: entry.typeName,
     fullName: entry.fullName,
     displayName: labelIn(entry.displayName, culture),
-    items: Object.entries(entry.values)
-      .map(([name, value]) => {
-        const labels = entry.items[name];
-        return { name, value, displayName: labels ? labelIn(labels, culture) : name };
-      }),
+    items: Object.entries(entry.values).map(([name, value]) => {
+      const labels = entry.items[name];
+      return { name, value, displayName: labels ? labelIn(labels, culture) : name };
+    }),
   };
 }
 

@@ -20,17 +20,28 @@ afterAll(() => server.close());
 const get = (path: string, language = 'en-US', auth = true) =>
   server.json(path, { headers: { 'x-language': language, ...(auth ? { authorization: `Bearer ${token}` } : {}) } });
 
-type Meta = { enumTypeName: string; fullName: string; displayName: string; items: Array<{ name: string; value: number; displayName: string; description: string | null }> };
+type Meta = {
+  enumTypeName: string;
+  fullName: string;
+  displayName: string;
+  items: Array<{ name: string; value: number; displayName: string; description: string | null }>;
+};
 
 /** The names of the enums the API writes, read from the generated document's output schemas. */
 function writtenEnums(): Set<string> {
   const doc = JSON.parse(readFileSync(new URL('../../../../openapi/openapi.json', import.meta.url), 'utf8'));
   const found = new Set<string>();
   const walk = (x: unknown): void => {
-    if (Array.isArray(x)) return x.forEach(walk);
+    if (Array.isArray(x)) {
+      for (const item of x) walk(item);
+      return;
+    }
     if (!x || typeof x !== 'object') return;
     const o = x as Record<string, unknown>;
-    const m = o.type === 'string' && Array.isArray(o.enum) && typeof o.description === 'string' ? /^(\w+): \w+ = -?\d+/.exec(o.description) : null;
+    const m =
+      o.type === 'string' && Array.isArray(o.enum) && typeof o.description === 'string'
+        ? /^(\w+): \w+ = -?\d+/.exec(o.description)
+        : null;
     if (m) found.add(m[1]!);
     Object.values(o).forEach(walk);
   };
@@ -63,7 +74,9 @@ describe('EnumMetadata', () => {
     expect(list.map((m) => m.enumTypeName)).toEqual(ENUM_CATALOGUE.map((e) => e.typeName));
     const gender = list.find((m) => m.enumTypeName === 'UserGender')!;
     expect(gender).toEqual({
-      enumTypeName: 'UserGender', fullName: 'Portcullis.Gender', displayName: 'User Gender',
+      enumTypeName: 'UserGender',
+      fullName: 'Portcullis.Gender',
+      displayName: 'User Gender',
       items: [
         { name: 'Unknown', value: 0, displayName: 'Unknown' },
         { name: 'Male', value: 1, displayName: 'Male' },
@@ -78,10 +91,16 @@ describe('EnumMetadata', () => {
       const status = (res.body.data as Meta[]).find((m) => m.enumTypeName === 'TenantStatus')!;
       const entry = ENUM_CATALOGUE.find((e) => e.typeName === 'TenantStatus')!;
       expect(status.displayName).toBe(labelIn(entry.displayName, culture));
-      expect(status.items.map((i) => i.displayName)).toEqual(Object.keys(entry.values).map((n) => labelIn(entry.items[n]!, culture)));
+      expect(status.items.map((i) => i.displayName)).toEqual(
+        Object.keys(entry.values).map((n) => labelIn(entry.items[n]!, culture)),
+      );
     }
     const zh = (await get('/api/EnumMetadata/AllEnums', 'zh-CN')).body.data as Meta[];
-    expect(zh.find((m) => m.enumTypeName === 'UserGender')!.items.map((i) => i.displayName)).toEqual(['未知', '男', '女']);
+    expect(zh.find((m) => m.enumTypeName === 'UserGender')!.items.map((i) => i.displayName)).toEqual([
+      '未知',
+      '男',
+      '女',
+    ]);
   });
 
   it('Enum answers one enum by short or full name; unknown names are 404, bad input 400', async () => {
@@ -103,7 +122,11 @@ describe('EnumMetadata', () => {
   });
 
   it('needs a login', async () => {
-    for (const path of ['/api/EnumMetadata/AllEnums', '/api/EnumMetadata/Enum?enumTypeName=MenuType', '/api/TimeZoneMetadata/TimeZoneOptions']) {
+    for (const path of [
+      '/api/EnumMetadata/AllEnums',
+      '/api/EnumMetadata/Enum?enumTypeName=MenuType',
+      '/api/TimeZoneMetadata/TimeZoneOptions',
+    ]) {
       const res = await get(path, 'en-US', false);
       expect(res.status, path).toBe(401);
       expect(res.body.isSuccess).toBe(false);
@@ -115,16 +138,36 @@ describe('TimeZoneMetadata/TimeZoneOptions', () => {
   it('lists IANA zones, UTC first, then by base offset, with daylight saving flags', async () => {
     const res = await get('/api/TimeZoneMetadata/TimeZoneOptions');
     expect(res.status).toBe(200);
-    const zones = res.body.data as Array<{ id: string; displayName: string; baseUtcOffsetMinutes: number; supportsDaylightSavingTime: boolean }>;
+    const zones = res.body.data as Array<{
+      id: string;
+      displayName: string;
+      baseUtcOffsetMinutes: number;
+      supportsDaylightSavingTime: boolean;
+    }>;
     expect(zones.length).toBeGreaterThan(300);
     expect(zones[0]).toMatchObject({ id: 'UTC', baseUtcOffsetMinutes: 0, supportsDaylightSavingTime: false });
-    for (const z of zones) expect(Object.keys(z).sort()).toEqual(['baseUtcOffsetMinutes', 'displayName', 'id', 'supportsDaylightSavingTime']);
+    for (const z of zones)
+      expect(Object.keys(z).sort()).toEqual([
+        'baseUtcOffsetMinutes',
+        'displayName',
+        'id',
+        'supportsDaylightSavingTime',
+      ]);
     const rest = zones.slice(1).map((z) => z.baseUtcOffsetMinutes);
     expect(rest).toEqual([...rest].sort((a, b) => a - b));
     const byId = new Map(zones.map((z) => [z.id, z]));
-    expect(byId.get('Asia/Shanghai')).toEqual({ id: 'Asia/Shanghai', displayName: '(UTC+08:00) Asia/Shanghai', baseUtcOffsetMinutes: 480, supportsDaylightSavingTime: false });
+    expect(byId.get('Asia/Shanghai')).toEqual({
+      id: 'Asia/Shanghai',
+      displayName: '(UTC+08:00) Asia/Shanghai',
+      baseUtcOffsetMinutes: 480,
+      supportsDaylightSavingTime: false,
+    });
     expect(byId.get('Asia/Tokyo')).toMatchObject({ baseUtcOffsetMinutes: 540, supportsDaylightSavingTime: false });
-    expect(byId.get('America/New_York')).toMatchObject({ baseUtcOffsetMinutes: -300, supportsDaylightSavingTime: true, displayName: '(UTC-05:00) America/New_York' });
+    expect(byId.get('America/New_York')).toMatchObject({
+      baseUtcOffsetMinutes: -300,
+      supportsDaylightSavingTime: true,
+      displayName: '(UTC-05:00) America/New_York',
+    });
     expect(byId.get('Australia/Sydney')).toMatchObject({ baseUtcOffsetMinutes: 600, supportsDaylightSavingTime: true });
     expect(new Set(zones.map((z) => z.id)).size).toBe(zones.length);
   });

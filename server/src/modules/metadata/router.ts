@@ -29,7 +29,10 @@ export const enumMetadataRouter = router({
 /** /api/TimeZoneMetadata: the IANA zones the server resolves, for the time zone pickers. */
 export const timeZoneMetadataRouter = router({
   GetTimeZoneOptionsAsync: authedProcedure
-    .meta({ summary: 'IANA time zones with base UTC offset (minutes) and whether they observe daylight saving; UTC first, then by offset' })
+    .meta({
+      summary:
+        'IANA time zones with base UTC offset (minutes) and whether they observe daylight saving; UTC first, then by offset',
+    })
     .output(z.array(timeZoneOption))
     .query(({ ctx }) => timeZoneOptions(ctx.deps.clock.now())),
 });

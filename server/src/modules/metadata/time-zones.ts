@@ -7,9 +7,10 @@ export interface TimeZoneOption {
 
 /** The offset of a zone at an instant, in minutes east of UTC, read from Intl ("GMT+05:30"). */
 function offsetAt(zone: string, at: Date): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
-    .formatToParts(at)
-    .find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const name =
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const m = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name);
   if (!m) return 0;
   const minutes = Number(m[2]) * 60 + Number(m[3]);
@@ -40,10 +41,23 @@ export function timeZoneOptions(now: Date): TimeZoneOption[] {
     const a = offsetAt(id, january);
     const b = offsetAt(id, july);
     const base = Math.min(a, b);
-    return { id, displayName: `(UTC${formatOffset(base)}) ${id}`, baseUtcOffsetMinutes: base, supportsDaylightSavingTime: a !== b };
+    return {
+      id,
+      displayName: `(UTC${formatOffset(base)}) ${id}`,
+      baseUtcOffsetMinutes: base,
+      supportsDaylightSavingTime: a !== b,
+    };
   });
   zones.sort((x, y) => x.baseUtcOffsetMinutes - y.baseUtcOffsetMinutes || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-  const result = [{ id: 'UTC', displayName: '(UTC) Coordinated Universal Time', baseUtcOffsetMinutes: 0, supportsDaylightSavingTime: false }, ...zones];
+  const result = [
+    {
+      id: 'UTC',
+      displayName: '(UTC) Coordinated Universal Time',
+      baseUtcOffsetMinutes: 0,
+      supportsDaylightSavingTime: false,
+    },
+    ...zones,
+  ];
   cache.clear();
   cache.set(year, result);
   return result;

@@ -6,10 +6,22 @@ import type { RouteEntry } from '../../routes/table.js';
 import type { NotificationHub } from '../hubs/notification-hub.js';
 import { SessionStatus } from '../auth/session/session-state.js';
 
-type Deps = Pick<AppDeps, 'db' | 'events' | 'clock' | 'readiness' | 'config' | 'hasher'> & { notificationHub: Pick<NotificationHub, 'connectionCount'> };
+type Deps = Pick<AppDeps, 'db' | 'events' | 'clock' | 'readiness' | 'config' | 'hasher'> & {
+  notificationHub: Pick<NotificationHub, 'connectionCount'>;
+};
 
 /** Paths outside /api, by prefix; anything else is `other`, so that no client can add label values. */
-const FIXED_ROUTES = ['/health/ready', '/health', '/trpc', '/hubs', '/swagger', '/openapi', '/ops/maintenance', '/metrics', '/.well-known'];
+const FIXED_ROUTES = [
+  '/health/ready',
+  '/health',
+  '/trpc',
+  '/hubs',
+  '/swagger',
+  '/openapi',
+  '/ops/maintenance',
+  '/metrics',
+  '/.well-known',
+];
 
 /**
  * Prometheus metrics of one server: a registry of its own (tests run several servers in one
@@ -22,7 +34,12 @@ export function createMetrics(deps: Deps) {
   const registry = new Registry();
   const registers = [registry];
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'portcullis_http_requests_total', help: 'HTTP requests answered, by derived route and status', labelNames, registers });
+  const requests = new Counter({
+    name: 'portcullis_http_requests_total',
+    help: 'HTTP requests answered, by derived route and status',
+    labelNames,
+    registers,
+  });
   const latency = new Histogram({
     name: 'portcullis_http_request_duration_seconds',
     help: 'Time from the request reaching the front door to its answer',
@@ -30,9 +47,17 @@ export function createMetrics(deps: Deps) {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
-  const logins = new Counter({ name: 'portcullis_logins_total', help: 'Login attempts past the throttle, by method and result', labelNames: ['method', 'result'], registers });
+  const logins = new Counter({
+    name: 'portcullis_logins_total',
+    help: 'Login attempts past the throttle, by method and result',
+    labelNames: ['method', 'result'],
+    registers,
+  });
   deps.events.on('AuthLoginSucceeded', async (e) => void logins.inc({ method: e.method, result: 'Success' }));
-  deps.events.on('AuthTwoFactorRequired', async (e) => void logins.inc({ method: e.method, result: 'TwoFactorRequired' }));
+  deps.events.on(
+    'AuthTwoFactorRequired',
+    async (e) => void logins.inc({ method: e.method, result: 'TwoFactorRequired' }),
+  );
   deps.events.on('AuthLoginFailed', async (e) => void logins.inc({ method: e.method, result: e.result }));
 
   new Gauge({
@@ -47,7 +72,14 @@ export function createMetrics(deps: Deps) {
       this.set(Number(row?.n ?? 0));
     },
   });
-  new Gauge({ name: 'portcullis_hub_connections', help: 'Open hub connections on this node', registers, collect() { this.set(deps.notificationHub.connectionCount()); } });
+  new Gauge({
+    name: 'portcullis_hub_connections',
+    help: 'Open hub connections on this node',
+    registers,
+    collect() {
+      this.set(deps.notificationHub.connectionCount());
+    },
+  });
   new Gauge({
     name: 'portcullis_password_hash_jobs',
     help: 'argon2 jobs on this node: computing (active), queued (waiting), and the threads (limit)',
@@ -60,14 +92,28 @@ export function createMetrics(deps: Deps) {
       this.set({ state: 'limit' }, load.limit);
     },
   });
-  new Gauge({ name: 'portcullis_database_pool_max_connections', help: 'Connections this node may open to PostgreSQL (1 on the embedded database)', registers, collect() { this.set(deps.config.Database.Url ? deps.config.Database.MaxConnections : 1); } });
+  new Gauge({
+    name: 'portcullis_database_pool_max_connections',
+    help: 'Connections this node may open to PostgreSQL (1 on the embedded database)',
+    registers,
+    collect() {
+      this.set(deps.config.Database.Url ? deps.config.Database.MaxConnections : 1);
+    },
+  });
   new Gauge({
     name: 'portcullis_dependency_up',
     help: 'Whether the readiness check of a dependency (database, store) passed at this scrape',
     labelNames: ['dependency'],
     registers,
     async collect() {
-      for (const { name, check } of deps.readiness) this.set({ dependency: name }, await check().then(() => 1, () => 0));
+      for (const { name, check } of deps.readiness)
+        this.set(
+          { dependency: name },
+          await check().then(
+            () => 1,
+            () => 0,
+          ),
+        );
     },
   });
 
@@ -80,7 +126,8 @@ export function createMetrics(deps: Deps) {
       routes = new Map(table.map((e) => [`${e.method} ${e.path.toLowerCase()}`, e.path]));
     },
     routeOf(method: string, path: string): string {
-      if (path.length >= 5 && path.slice(0, 5).toLowerCase() === '/api/') return routes.get(`${method} ${path.toLowerCase().replace(/\/+$/, '')}`) ?? 'unmatched';
+      if (path.length >= 5 && path.slice(0, 5).toLowerCase() === '/api/')
+        return routes.get(`${method} ${path.toLowerCase().replace(/\/+$/, '')}`) ?? 'unmatched';
       return FIXED_ROUTES.find((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ?? 'other';
     },
     observe(method: string, path: string, status: number, seconds: number): void {

@@ -8,7 +8,10 @@ import { METRICS_PATH } from './route.js';
  * network, with the listener bound to Metrics:Host (127.0.0.1 unless configured). Anything but
  * `GET /metrics` answers 404.
  */
-export function startMetricsListener(metrics: Metrics, options: { port: number; host: string }): Promise<{ port: number; close(): Promise<void> }> {
+export function startMetricsListener(
+  metrics: Metrics,
+  options: { port: number; host: string },
+): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     if (request.method !== 'GET' || new URL(request.url ?? '/', 'http://metrics').pathname !== METRICS_PATH) {
       response.writeHead(404).end();

@@ -27,7 +27,10 @@ describe('GET /metrics', () => {
   };
 
   it('needs the operator key: none or a wrong one answers 401 in the envelope', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-key' }, { authorization: KEY }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong-key' }, { authorization: KEY }] as Record<
+      string,
+      string
+    >[]) {
       const res = await server.json('/metrics', { headers });
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ isSuccess: false });
@@ -37,20 +40,34 @@ describe('GET /metrics', () => {
   it('counts requests by derived route and status, logins by method and result, and reads the gauges', async () => {
     const user = await createTestUser(server.runtime.deps);
     await loginAs(server, user);
-    await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: 'Wrong-password-1!' } });
+    await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username: user.email, password: 'Wrong-password-1!' },
+    });
     // The case the client used does not make a new series; unknown paths are not labelled by their text.
     await server.json('/API/auth/LOGINCONFIG');
     await server.json('/api/No/SuchRoute?x=1');
     await server.json('/no/such/path/at/all');
 
     const text = await scrape();
-    expect(sample(text, 'portcullis_http_requests_total{method="POST",route="/api/Auth/Login",status="200"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'portcullis_http_requests_total{method="POST",route="/api/Auth/Login",status="400"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'portcullis_http_requests_total{method="GET",route="/api/Auth/LoginConfig",status="200"}')).toBe(1);
+    expect(
+      sample(text, 'portcullis_http_requests_total{method="POST",route="/api/Auth/Login",status="200"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'portcullis_http_requests_total{method="POST",route="/api/Auth/Login",status="400"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'portcullis_http_requests_total{method="GET",route="/api/Auth/LoginConfig",status="200"}'),
+    ).toBe(1);
     expect(sample(text, 'portcullis_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(1);
     expect(sample(text, 'portcullis_http_requests_total{method="GET",route="other",status="404"}')).toBe(1);
     expect(text).not.toMatch(/SuchRoute|no\/such/);
-    expect(sample(text, 'portcullis_http_request_duration_seconds_count{method="POST",route="/api/Auth/Login",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(
+        text,
+        'portcullis_http_request_duration_seconds_count{method="POST",route="/api/Auth/Login",status="200"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^portcullis_logins_total\{method="[^"]+",result="Success"\} [1-9]/m);
     expect(text).toMatch(/^portcullis_logins_total\{method="[^"]+",result="[A-Za-z]+"\} [1-9]/m);
     expect(sample(text, 'portcullis_active_sessions')).toBeGreaterThanOrEqual(1);
@@ -86,7 +103,9 @@ describe('GET /metrics', () => {
     try {
       expect((await off.json('/metrics', { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(404);
       await off.json('/api/Auth/LoginConfig');
-      expect(await off.runtime.metrics.registry.getSingleMetricAsString('portcullis_http_requests_total')).not.toMatch(/LoginConfig/);
+      expect(await off.runtime.metrics.registry.getSingleMetricAsString('portcullis_http_requests_total')).not.toMatch(
+        /LoginConfig/,
+      );
     } finally {
       await off.close();
     }

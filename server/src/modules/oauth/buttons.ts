@@ -20,10 +20,20 @@ export interface OAuthButton {
   displayName: string;
 }
 
-const TYPE_NAMES: Record<string, string> = { github: 'GitHub', google: 'Google', 'microsoft-entra-id': 'Microsoft', gitlab: 'GitLab', oidc: 'OpenID Connect' };
+const TYPE_NAMES: Record<string, string> = {
+  github: 'GitHub',
+  google: 'Google',
+  'microsoft-entra-id': 'Microsoft',
+  gitlab: 'GitLab',
+  oidc: 'OpenID Connect',
+};
 
 function enabledProviders(config: AppConfig): Map<string, string> {
-  return new Map(Object.entries(config.OAuth.Providers).filter(([, p]) => p.Enabled).map(([name, p]) => [name, p.DisplayName ?? TYPE_NAMES[p.Type] ?? name]));
+  return new Map(
+    Object.entries(config.OAuth.Providers)
+      .filter(([, p]) => p.Enabled)
+      .map(([name, p]) => [name, p.DisplayName ?? TYPE_NAMES[p.Type] ?? name]),
+  );
 }
 
 /** Parses the stored buttons: an array of `{name, displayName}` or of names; undefined when unreadable. */
@@ -33,10 +43,19 @@ export function parseButtons(value: string): OAuthButton[] | undefined {
     if (!Array.isArray(parsed)) return undefined;
     const buttons: OAuthButton[] = [];
     for (const item of parsed) {
-      const name = typeof item === 'string' ? item : item && typeof item === 'object' ? (item as { name?: unknown }).name : undefined;
+      const name =
+        typeof item === 'string'
+          ? item
+          : item && typeof item === 'object'
+            ? (item as { name?: unknown }).name
+            : undefined;
       if (typeof name !== 'string' || !name.trim()) continue;
-      const displayName = item && typeof item === 'object' ? (item as { displayName?: unknown }).displayName : undefined;
-      buttons.push({ name: name.trim().toLowerCase(), displayName: typeof displayName === 'string' ? displayName : '' });
+      const displayName =
+        item && typeof item === 'object' ? (item as { displayName?: unknown }).displayName : undefined;
+      buttons.push({
+        name: name.trim().toLowerCase(),
+        displayName: typeof displayName === 'string' ? displayName : '',
+      });
     }
     return buttons;
   } catch {
@@ -48,27 +67,51 @@ export function parseButtons(value: string): OAuthButton[] | undefined {
 export function loginButtons(config: AppConfig, stored: string | undefined): OAuthButton[] {
   const enabled = enabledProviders(config);
   const buttons = stored === undefined ? [] : (parseButtons(stored) ?? []);
-  return buttons.filter((b) => enabled.has(b.name)).map((b) => ({ name: b.name, displayName: b.displayName || enabled.get(b.name)! }));
+  return buttons
+    .filter((b) => enabled.has(b.name))
+    .map((b) => ({ name: b.name, displayName: b.displayName || enabled.get(b.name)! }));
 }
 
 /** The two lists' differences. */
-export function buttonMismatch(config: AppConfig, stored: OAuthButton[]): { withoutButton: string[]; withoutProvider: string[] } {
+export function buttonMismatch(
+  config: AppConfig,
+  stored: OAuthButton[],
+): { withoutButton: string[]; withoutProvider: string[] } {
   const enabled = enabledProviders(config);
   const names = new Set(stored.map((b) => b.name));
-  return { withoutButton: [...enabled.keys()].filter((n) => !names.has(n)), withoutProvider: [...names].filter((n) => !enabled.has(n)) };
+  return {
+    withoutButton: [...enabled.keys()].filter((n) => !names.has(n)),
+    withoutProvider: [...names].filter((n) => !enabled.has(n)),
+  };
 }
 
 /** Start-up: stores the default buttons when the setting is absent, and reports any mismatch. */
-export async function syncOAuthButtons(deps: { db: Database; config: AppConfig; logger: Logger }): Promise<{ withoutButton: string[]; withoutProvider: string[] }> {
+export async function syncOAuthButtons(deps: {
+  db: Database;
+  config: AppConfig;
+  logger: Logger;
+}): Promise<{ withoutButton: string[]; withoutProvider: string[] }> {
   const { db, config, logger } = deps;
-  let [row] = await db.select({ value: systemSettings.settingValue }).from(systemSettings).where(eq(systemSettings.settingKey, OAUTH_BUTTONS_KEY));
+  let [row] = await db
+    .select({ value: systemSettings.settingValue })
+    .from(systemSettings)
+    .where(eq(systemSettings.settingKey, OAUTH_BUTTONS_KEY));
   if (!row) {
     const defaults = [...enabledProviders(config)].map(([name, displayName]) => ({ name, displayName }));
     if (defaults.length === 0) return { withoutButton: [], withoutProvider: [] };
     // Two nodes starting together: the first one's list stands.
-    await db.insert(systemSettings).values({ settingKey: OAUTH_BUTTONS_KEY, settingValue: JSON.stringify(defaults) }).onConflictDoNothing();
-    [row] = await db.select({ value: systemSettings.settingValue }).from(systemSettings).where(eq(systemSettings.settingKey, OAUTH_BUTTONS_KEY));
-    logger.info('stored the OAuth login buttons of the enabled providers', { setting: OAUTH_BUTTONS_KEY, buttons: defaults.map((d) => d.name) });
+    await db
+      .insert(systemSettings)
+      .values({ settingKey: OAUTH_BUTTONS_KEY, settingValue: JSON.stringify(defaults) })
+      .onConflictDoNothing();
+    [row] = await db
+      .select({ value: systemSettings.settingValue })
+      .from(systemSettings)
+      .where(eq(systemSettings.settingKey, OAUTH_BUTTONS_KEY));
+    logger.info('stored the OAuth login buttons of the enabled providers', {
+      setting: OAUTH_BUTTONS_KEY,
+      buttons: defaults.map((d) => d.name),
+    });
   }
   const stored = row ? parseButtons(row.value) : [];
   if (stored === undefined) {
@@ -77,10 +120,16 @@ export async function syncOAuthButtons(deps: { db: Database; config: AppConfig; 
   }
   const mismatch = buttonMismatch(config, stored);
   for (const name of mismatch.withoutButton) {
-    logger.warn(`OAuth provider "${name}" is enabled on the server but has no button in ${OAUTH_BUTTONS_KEY}; it is left out of LoginConfig`, { provider: name });
+    logger.warn(
+      `OAuth provider "${name}" is enabled on the server but has no button in ${OAUTH_BUTTONS_KEY}; it is left out of LoginConfig`,
+      { provider: name },
+    );
   }
   for (const name of mismatch.withoutProvider) {
-    logger.warn(`OAuth button "${name}" in ${OAUTH_BUTTONS_KEY} has no enabled provider on the server (OAuth__Providers__${name}__*); it is left out of LoginConfig`, { provider: name });
+    logger.warn(
+      `OAuth button "${name}" in ${OAUTH_BUTTONS_KEY} has no enabled provider on the server (OAuth__Providers__${name}__*); it is left out of LoginConfig`,
+      { provider: name },
+    );
   }
   return mismatch;
 }

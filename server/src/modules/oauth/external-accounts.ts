@@ -31,7 +31,8 @@ export type LoginOutcome =
 
 export type BindOutcome = 'success' | 'conflict' | 'already_bound' | 'user_not_found';
 
-const ofIdentity = (provider: string, subject: string) => and(eq(externalLogins.provider, provider), eq(externalLogins.providerKey, subject));
+const ofIdentity = (provider: string, subject: string) =>
+  and(eq(externalLogins.provider, provider), eq(externalLogins.providerKey, subject));
 
 /** The live link of an identity: a soft-deleted user's link neither signs in nor blocks anyone. */
 const findLink = async (db: Executor, provider: string, subject: string) =>
@@ -49,13 +50,21 @@ const findLink = async (db: Executor, provider: string, subject: string) =>
  * is written: left in place, one in the same tenant would hit the unique index.
  */
 const dropDeadLinks = (tx: Transaction, provider: string, subject: string) =>
-  tx.delete(externalLogins).where(and(ofIdentity(provider, subject), sql`exists (select 1 from ${users} where ${users.id} = ${externalLogins.userId} and ${users.isDeleted} = true)`));
+  tx
+    .delete(externalLogins)
+    .where(
+      and(
+        ofIdentity(provider, subject),
+        sql`exists (select 1 from ${users} where ${users.id} = ${externalLogins.userId} and ${users.isDeleted} = true)`,
+      ),
+    );
 
 /**
  * Serializes the writers of one identity (the unique index includes the tenant, so it alone
  * would let two users in two tenants link the same identity at the same moment).
  */
-const lockIdentity = (tx: Transaction, provider: string, subject: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`external-login:${provider}:${subject}`}, 0))`);
+const lockIdentity = (tx: Transaction, provider: string, subject: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`external-login:${provider}:${subject}`}, 0))`);
 
 /** Thrown inside the creating transaction when a parallel login created the link first. */
 class AlreadyLinked extends Error {
@@ -66,11 +75,20 @@ class AlreadyLinked extends Error {
 
 /** `github_3fa1c09e`: the provider's letters and digits (at most 20), an underscore, 8 random hex digits. */
 function externalUserName(provider: string): string {
-  const base = provider.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 20) || 'external';
+  const base =
+    provider
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+      .slice(0, 20) || 'external';
   return `${base}_${randomBytes(4).toString('hex')}`;
 }
 
-async function createExternalAccount(deps: AppDeps, provider: OAuthProvider, identity: ExternalIdentity, adoptEmail: boolean): Promise<bigint> {
+async function createExternalAccount(
+  deps: AppDeps,
+  provider: OAuthProvider,
+  identity: ExternalIdentity,
+  adoptEmail: boolean,
+): Promise<bigint> {
   const userName = externalUserName(provider.provider);
   const domain = deps.config.OAuth.PlaceholderEmailDomain;
   const email = adoptEmail && identity.email ? identity.email.toLowerCase() : `${userName}@${domain}`;
@@ -104,7 +122,11 @@ async function createExternalAccount(deps: AppDeps, provider: OAuthProvider, ide
       });
     },
   );
-  deps.logger.info('created an account for an external identity', { userId: String(userId), provider: provider.provider, emailAdopted: adoptEmail });
+  deps.logger.info('created an account for an external identity', {
+    userId: String(userId),
+    provider: provider.provider,
+    emailAdopted: adoptEmail,
+  });
   return userId;
 }
 
@@ -114,13 +136,23 @@ async function userOfIdentity(deps: AppDeps, provider: OAuthProvider, identity: 
   if (link) {
     await deps.db
       .update(externalLogins)
-      .set({ lastLoginTime: deps.clock.now(), email: identity.email?.slice(0, 254), avatarUrl: identity.avatar, modifiedTime: deps.clock.now() })
+      .set({
+        lastLoginTime: deps.clock.now(),
+        email: identity.email?.slice(0, 254),
+        avatarUrl: identity.avatar,
+        modifiedTime: deps.clock.now(),
+      })
       .where(eq(externalLogins.id, link.id));
     return link.userId;
   }
   const domain = deps.config.OAuth.PlaceholderEmailDomain;
   const email = identity.email?.toLowerCase();
-  const adopt = !!email && email.length <= 254 && identity.emailVerified && !email.endsWith(`@${domain}`) && !(await emailInUse(deps, email));
+  const adopt =
+    !!email &&
+    email.length <= 254 &&
+    identity.emailVerified &&
+    !email.endsWith(`@${domain}`) &&
+    !(await emailInUse(deps, email));
   try {
     return await createExternalAccount(deps, provider, identity, adopt);
   } catch (error) {
@@ -135,14 +167,29 @@ async function userOfIdentity(deps: AppDeps, provider: OAuthProvider, identity: 
 }
 
 /** A login through an external identity: tokens, a second-factor challenge, or why not. */
-export async function loginWithIdentity(ctx: RequestContext, provider: OAuthProvider, identity: ExternalIdentity): Promise<LoginOutcome> {
+export async function loginWithIdentity(
+  ctx: RequestContext,
+  provider: OAuthProvider,
+  identity: ExternalIdentity,
+): Promise<LoginOutcome> {
   const { deps } = ctx;
   const userId = await userOfIdentity(deps, provider, identity);
   const account = await findAccountById(deps, userId);
   const loginName = `${provider.provider}:${identity.subject}`.toLowerCase();
   const facts = requestFacts(ctx);
-  const refuse = async (code: 'user_not_found' | 'disabled' | 'locked', result: 'InvalidCredentials' | 'AccountDisabled' | 'AccountLocked'): Promise<LoginOutcome> => {
-    await deps.events.publish('AuthLoginFailed', { userId: account?.user.id ?? null, userName: loginName, tenantId: account?.user.tenantId ?? 0n, method: 'oauth', result, message: `External login (${provider.name}) refused: ${code}`, request: facts });
+  const refuse = async (
+    code: 'user_not_found' | 'disabled' | 'locked',
+    result: 'InvalidCredentials' | 'AccountDisabled' | 'AccountLocked',
+  ): Promise<LoginOutcome> => {
+    await deps.events.publish('AuthLoginFailed', {
+      userId: account?.user.id ?? null,
+      userName: loginName,
+      tenantId: account?.user.tenantId ?? 0n,
+      method: 'oauth',
+      result,
+      message: `External login (${provider.name}) refused: ${code}`,
+      request: facts,
+    });
     return { kind: 'error', code };
   };
   if (!account) return refuse('user_not_found', 'InvalidCredentials');
@@ -152,7 +199,13 @@ export async function loginWithIdentity(ctx: RequestContext, provider: OAuthProv
   const { codeLogin } = ctx.services;
   if (security.twoFactorMethod !== 0) {
     try {
-      const challenge = await codeLogin.challenge(account, { loginName, via: `oauth:${provider.name}`, method: 'oauth', excluded: null }, undefined, facts, ctx);
+      const challenge = await codeLogin.challenge(
+        account,
+        { loginName, via: `oauth:${provider.name}`, method: 'oauth', excluded: null },
+        undefined,
+        facts,
+        ctx,
+      );
       return { kind: 'challenge', challenge };
     } catch (error) {
       // A code sent to this account less than a minute ago (or the day's texts used up).
@@ -165,7 +218,12 @@ export async function loginWithIdentity(ctx: RequestContext, provider: OAuthProv
 }
 
 /** Links an identity to a logged-in user (through a bind ticket). Idempotent for the same user. */
-export async function bindIdentity(deps: AppDeps, provider: OAuthProvider, identity: ExternalIdentity, userId: bigint): Promise<BindOutcome> {
+export async function bindIdentity(
+  deps: AppDeps,
+  provider: OAuthProvider,
+  identity: ExternalIdentity,
+  userId: bigint,
+): Promise<BindOutcome> {
   const account = await findAccountById(deps, userId);
   if (!account) return 'user_not_found';
   const outcome = await deps.db.transaction(async (tx): Promise<BindOutcome> => {
@@ -177,7 +235,13 @@ export async function bindIdentity(deps: AppDeps, provider: OAuthProvider, ident
     const [other] = await tx
       .select({ id: externalLogins.id })
       .from(externalLogins)
-      .where(and(eq(externalLogins.userId, userId), eq(externalLogins.provider, provider.provider), ne(externalLogins.providerKey, identity.subject)))
+      .where(
+        and(
+          eq(externalLogins.userId, userId),
+          eq(externalLogins.provider, provider.provider),
+          ne(externalLogins.providerKey, identity.subject),
+        ),
+      )
       .limit(1);
     if (other) return 'already_bound';
     await tx.insert(externalLogins).values({
@@ -193,6 +257,7 @@ export async function bindIdentity(deps: AppDeps, provider: OAuthProvider, ident
     });
     return 'success';
   });
-  if (outcome === 'success') deps.logger.info('linked an external identity', { userId: String(userId), provider: provider.provider });
+  if (outcome === 'success')
+    deps.logger.info('linked an external identity', { userId: String(userId), provider: provider.provider });
   return outcome;
 }

@@ -3,7 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { externalLogins, loginLogs, systemSettings, tenantMemberships, userRoles, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
+import {
+  externalLogins,
+  loginLogs,
+  systemSettings,
+  tenantMemberships,
+  userRoles,
+  users,
+  userSecurity,
+  userSessions,
+} from '../../../../db/schema/index.js';
 import { createLogger } from '../../infra/logger.js';
 import { bearer, claimsOf, createTestUser, loginAs } from '../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
@@ -37,7 +46,14 @@ const tokensSeen: string[] = [];
 let n = 0;
 const person = (extra: Partial<Identity> = {}): Identity => {
   n += 1;
-  return { sub: `sub-${process.pid}-${n}`, email: `person${n}-${process.pid}@corp.test`, email_verified: true, name: `Person ${n}`, picture: `https://img.corp.test/${n}.png`, ...extra };
+  return {
+    sub: `sub-${process.pid}-${n}`,
+    email: `person${n}-${process.pid}@corp.test`,
+    email_verified: true,
+    name: `Person ${n}`,
+    picture: `https://img.corp.test/${n}.png`,
+    ...extra,
+  };
 };
 
 beforeAll(async () => {
@@ -69,9 +85,22 @@ beforeAll(async () => {
       OAuth: {
         TimeoutSeconds: 3,
         Providers: {
-          corp: { Type: 'oidc', DisplayName: 'Corp SSO', Issuer: issuer, ClientId: 'portcullis-client', ClientSecret: 'client-secret' },
+          corp: {
+            Type: 'oidc',
+            DisplayName: 'Corp SSO',
+            Issuer: issuer,
+            ClientId: 'portcullis-client',
+            ClientSecret: 'client-secret',
+          },
           // A second login mode of the same provider (same identities, another button).
-          corp_qr: { Type: 'oidc', DisplayName: 'Corp SSO (QR code)', Provider: 'corp', Issuer: issuer, ClientId: 'portcullis-client', ClientSecret: 'client-secret' },
+          corp_qr: {
+            Type: 'oidc',
+            DisplayName: 'Corp SSO (QR code)',
+            Provider: 'corp',
+            Issuer: issuer,
+            ClientId: 'portcullis-client',
+            ClientSecret: 'client-secret',
+          },
           down: { Type: 'oidc', Issuer: `http://127.0.0.1:${deadPort}`, ClientId: 'x' },
           off: { Type: 'oidc', Enabled: false, Issuer: issuer, ClientId: 'x' },
         },
@@ -99,7 +128,13 @@ async function flow(identity: Identity, query = 'provider=corp'): Promise<Fronte
   return (await callback(server, Object.fromEntries(back.searchParams), start.cookie)).result;
 }
 
-const linkOf = async (subject: string) => (await deps().db.select().from(externalLogins).where(and(eq(externalLogins.provider, 'corp'), eq(externalLogins.providerKey, subject))))[0];
+const linkOf = async (subject: string) =>
+  (
+    await deps()
+      .db.select()
+      .from(externalLogins)
+      .where(and(eq(externalLogins.provider, 'corp'), eq(externalLogins.providerKey, subject)))
+  )[0];
 
 describe('authorize redirect', () => {
   it('redirects to the issuer with the code flow, PKCE (S256), state and nonce, and binds the flow to the browser', async () => {
@@ -116,7 +151,9 @@ describe('authorize redirect', () => {
     expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get('nonce')).toBeTruthy();
-    expect(start.setCookie).toMatch(/^pc_oauth_[0-9a-f]{16}=[A-Za-z0-9_-]+; Max-Age=600; Path=\/api\/OAuth; HttpOnly; SameSite=Lax$/);
+    expect(start.setCookie).toMatch(
+      /^pc_oauth_[0-9a-f]{16}=[A-Za-z0-9_-]+; Max-Age=600; Path=\/api\/OAuth; HttpOnly; SameSite=Lax$/,
+    );
     expect(start.res.headers.get('cache-control')).toBe('no-store');
   });
 
@@ -140,15 +177,29 @@ describe('login', () => {
     expect(claims.TenantId).toBe('1');
     const info = await server.json('/api/Auth/UserInfo', { headers: bearer(first.params.accessToken!) });
     expect(info.status).toBe(200);
-    expect(info.body.data).toMatchObject({ roles: [], email: identity.email, nickName: identity.name, avatar: identity.picture });
+    expect(info.body.data).toMatchObject({
+      roles: [],
+      email: identity.email,
+      nickName: identity.name,
+      avatar: identity.picture,
+    });
 
     const [user] = await deps().db.select().from(users).where(eq(users.id, userId));
     expect(user!.userName).toMatch(/^corp_[0-9a-f]{8}$/);
     expect(user).toMatchObject({ tenantId: 1n, isActive: true, emailVerified: true, status: 'Enabled' });
     expect(await deps().db.select().from(userRoles).where(eq(userRoles.userId, userId))).toEqual([]);
-    expect(await deps().db.select().from(tenantMemberships).where(eq(tenantMemberships.userId, userId))).toHaveLength(1);
+    expect(await deps().db.select().from(tenantMemberships).where(eq(tenantMemberships.userId, userId))).toHaveLength(
+      1,
+    );
     const link = await linkOf(identity.sub);
-    expect(link).toMatchObject({ userId, tenantId: 1n, provider: 'corp', email: identity.email, avatarUrl: identity.picture, providerDisplayName: 'Corp SSO' });
+    expect(link).toMatchObject({
+      userId,
+      tenantId: 1n,
+      provider: 'corp',
+      email: identity.email,
+      avatarUrl: identity.picture,
+      providerDisplayName: 'Corp SSO',
+    });
     // Third-party tokens are never stored.
     const stored = JSON.stringify([link, user], (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
     for (const token of tokensSeen) expect(stored).not.toContain(token);
@@ -156,20 +207,33 @@ describe('login', () => {
     const second = await flow(identity);
     expect(claimsOf(second.params.accessToken!).UserId).toBe(String(userId));
     expect(await deps().db.select().from(userSessions).where(eq(userSessions.userId, userId))).toHaveLength(2);
-    const logs = await deps().db.select().from(loginLogs).where(and(eq(loginLogs.userId, userId), eq(loginLogs.result, LoginResult.Success)));
+    const logs = await deps()
+      .db.select()
+      .from(loginLogs)
+      .where(and(eq(loginLogs.userId, userId), eq(loginLogs.result, LoginResult.Success)));
     expect(logs.map((l) => l.loginMethod)).toEqual(['oauth', 'oauth']);
   });
 
   it('never merges by e-mail: a taken or unverified provider e-mail becomes a placeholder', async () => {
     const existing = await createTestUser(deps());
     const taken = await flow(person({ email: existing.email! }));
-    const takenUser = (await deps().db.select().from(users).where(eq(users.id, BigInt(String(claimsOf(taken.params.accessToken!).UserId)))))[0]!;
+    const takenUser = (
+      await deps()
+        .db.select()
+        .from(users)
+        .where(eq(users.id, BigInt(String(claimsOf(taken.params.accessToken!).UserId))))
+    )[0]!;
     expect(takenUser.id).not.toBe(existing.id);
     expect(takenUser.email).toBe(`${takenUser.userName}@external.local`);
     expect(takenUser.emailVerified).toBe(false);
 
     const unverified = await flow(person({ email_verified: false }));
-    const unverifiedUser = (await deps().db.select().from(users).where(eq(users.id, BigInt(String(claimsOf(unverified.params.accessToken!).UserId)))))[0]!;
+    const unverifiedUser = (
+      await deps()
+        .db.select()
+        .from(users)
+        .where(eq(users.id, BigInt(String(claimsOf(unverified.params.accessToken!).UserId))))
+    )[0]!;
     expect(unverifiedUser.email).toMatch(/@external\.local$/);
   });
 
@@ -184,13 +248,35 @@ describe('login', () => {
     const secret = generateTotpSecret();
     const user = await createTestUser(deps());
     const identity = person();
-    const ticket = (await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer((await loginAs(server, user)).accessToken) })).body.data as string;
-    expect((await flow(identity, `provider=corp&bindTicket=${encodeURIComponent(ticket)}`)).params.bind).toBe('success');
-    await deps().db.update(userSecurity).set({ twoFactorMethod: TwoFactorFlags.Totp, twoFactorSecret: secret }).where(eq(userSecurity.userId, user.id));
+    const ticket = (
+      await server.json('/api/Auth/OAuthBindTicket', {
+        method: 'POST',
+        headers: bearer((await loginAs(server, user)).accessToken),
+      })
+    ).body.data as string;
+    expect((await flow(identity, `provider=corp&bindTicket=${encodeURIComponent(ticket)}`)).params.bind).toBe(
+      'success',
+    );
+    await deps()
+      .db.update(userSecurity)
+      .set({ twoFactorMethod: TwoFactorFlags.Totp, twoFactorSecret: secret })
+      .where(eq(userSecurity.userId, user.id));
     const challenged = await flow(identity);
-    expect(challenged.params).toMatchObject({ requiresTwoFactor: 'true', availableTwoFactorMethods: 'totp', twoFactorMethod: 'totp', codeSent: 'false' });
+    expect(challenged.params).toMatchObject({
+      requiresTwoFactor: 'true',
+      availableTwoFactorMethods: 'totp',
+      twoFactorMethod: 'totp',
+      codeSent: 'false',
+    });
     expect(challenged.params).not.toHaveProperty('accessToken');
-    const done = await server.json('/api/Auth/TwoFactorLogin', { method: 'POST', json: { twoFactorTicket: challenged.params.twoFactorTicket, twoFactorMethod: 'totp', twoFactorCode: totpCode(secret, Date.now()) } });
+    const done = await server.json('/api/Auth/TwoFactorLogin', {
+      method: 'POST',
+      json: {
+        twoFactorTicket: challenged.params.twoFactorTicket,
+        twoFactorMethod: 'totp',
+        twoFactorCode: totpCode(secret, Date.now()),
+      },
+    });
     expect(done.status).toBe(200);
     expect(claimsOf(done.body.data.token.accessToken).UserId).toBe(String(user.id));
   });
@@ -198,7 +284,10 @@ describe('login', () => {
   it('refuses a disabled account with error=disabled', async () => {
     const identity = person();
     const first = await flow(identity);
-    await deps().db.update(users).set({ status: 'Disabled' }).where(eq(users.id, BigInt(String(claimsOf(first.params.accessToken!).UserId))));
+    await deps()
+      .db.update(users)
+      .set({ status: 'Disabled' })
+      .where(eq(users.id, BigInt(String(claimsOf(first.params.accessToken!).UserId))));
     expect((await flow(identity)).params).toEqual({ error: 'disabled' });
   });
 });
@@ -221,23 +310,39 @@ describe('binding', () => {
     const login = await flow(identity);
     expect(claimsOf(login.params.accessToken!).UserId).toBe(String(user.id));
     // Binding again is idempotent.
-    const again = (await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer(token) })).body.data as string;
-    expect((await flow(identity, `provider=corp&bindTicket=${again}`)).params).toEqual({ bind: 'success', provider: 'corp' });
+    const again = (await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer(token) })).body
+      .data as string;
+    expect((await flow(identity, `provider=corp&bindTicket=${again}`)).params).toEqual({
+      bind: 'success',
+      provider: 'corp',
+    });
   });
 
   it('refuses an identity bound to another user as a conflict, and a second identity of the same provider', async () => {
     const owner = await createTestUser(deps());
     const other = await createTestUser(deps());
     const identity = person();
-    const ticketFor = async (u: typeof owner) => (await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer((await loginAs(server, u)).accessToken) })).body.data as string;
+    const ticketFor = async (u: typeof owner) =>
+      (
+        await server.json('/api/Auth/OAuthBindTicket', {
+          method: 'POST',
+          headers: bearer((await loginAs(server, u)).accessToken),
+        })
+      ).body.data as string;
     expect((await flow(identity, `provider=corp&bindTicket=${await ticketFor(owner)}`)).params.bind).toBe('success');
-    expect((await flow(identity, `provider=corp&bindTicket=${await ticketFor(other)}`)).params).toEqual({ bind: 'conflict' });
+    expect((await flow(identity, `provider=corp&bindTicket=${await ticketFor(other)}`)).params).toEqual({
+      bind: 'conflict',
+    });
     expect((await linkOf(identity.sub))!.userId).toBe(owner.id);
     // An identity that signed up on its own is bound to its own account: a conflict too.
     const selfMade = person();
     await flow(selfMade);
-    expect((await flow(selfMade, `provider=corp&bindTicket=${await ticketFor(other)}`)).params).toEqual({ bind: 'conflict' });
-    expect((await flow(person(), `provider=corp&bindTicket=${await ticketFor(owner)}`)).params).toEqual({ bind: 'already_bound' });
+    expect((await flow(selfMade, `provider=corp&bindTicket=${await ticketFor(other)}`)).params).toEqual({
+      bind: 'conflict',
+    });
+    expect((await flow(person(), `provider=corp&bindTicket=${await ticketFor(owner)}`)).params).toEqual({
+      bind: 'already_bound',
+    });
   });
 
   it('forgets the link of a deleted account: the identity signs up anew, or binds to another account', async () => {
@@ -254,9 +359,19 @@ describe('binding', () => {
     expect(await linkOf(identity.sub)).toMatchObject({ userId: fresh });
     await deps().db.update(users).set({ isDeleted: true, deletedTime: new Date() }).where(eq(users.id, fresh));
     const other = await createTestUser(deps());
-    const ticket = (await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer((await loginAs(server, other)).accessToken) })).body.data as string;
-    expect((await flow(identity, `provider=corp&bindTicket=${ticket}`)).params).toEqual({ bind: 'success', provider: 'corp' });
-    expect(await deps().db.select().from(externalLogins).where(eq(externalLogins.providerKey, identity.sub))).toEqual([expect.objectContaining({ userId: other.id })]);
+    const ticket = (
+      await server.json('/api/Auth/OAuthBindTicket', {
+        method: 'POST',
+        headers: bearer((await loginAs(server, other)).accessToken),
+      })
+    ).body.data as string;
+    expect((await flow(identity, `provider=corp&bindTicket=${ticket}`)).params).toEqual({
+      bind: 'success',
+      provider: 'corp',
+    });
+    expect(await deps().db.select().from(externalLogins).where(eq(externalLogins.providerKey, identity.sub))).toEqual([
+      expect.objectContaining({ userId: other.id }),
+    ]);
   });
 
   it('refuses the ticket to an impersonation session (403)', async () => {
@@ -264,9 +379,14 @@ describe('binding', () => {
     const token = (await loginAs(server, user)).accessToken;
     // Mark the session as an impersonation, as the impersonation endpoint writes it.
     const sessionId = BigInt(claimsOf(token).SessionId as string);
-    await deps().db.update(userSessions).set({ impersonatorUserId: (await createTestUser(deps())).id }).where(eq(userSessions.id, sessionId));
+    await deps()
+      .db.update(userSessions)
+      .set({ impersonatorUserId: (await createTestUser(deps())).id })
+      .where(eq(userSessions.id, sessionId));
     await deps().sessionState.invalidateSession(sessionId);
-    expect((await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer(token) })).status).toBe(403);
+    expect((await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer(token) })).status).toBe(
+      403,
+    );
   });
 
   it('needs a session for the ticket', async () => {
@@ -276,19 +396,31 @@ describe('binding', () => {
 
 describe('failures end in a redirect with a clear error', () => {
   it('unknown, disabled or missing provider', async () => {
-    expect((await startFlow(server, 'provider=nope')).location).toBe('http://localhost:7777/#/auth/oauth-callback?error=challenge_failed');
-    expect(frontendResult((await startFlow(server, 'provider=off')).location).params).toEqual({ error: 'challenge_failed' });
+    expect((await startFlow(server, 'provider=nope')).location).toBe(
+      'http://localhost:7777/#/auth/oauth-callback?error=challenge_failed',
+    );
+    expect(frontendResult((await startFlow(server, 'provider=off')).location).params).toEqual({
+      error: 'challenge_failed',
+    });
     expect(frontendResult((await startFlow(server, '')).location).params).toEqual({ error: 'invalid_provider' });
-    expect(frontendResult((await startFlow(server, 'provider=corp&bindTicket=forged')).location).params).toEqual({ bind: 'ticket_invalid' });
+    expect(frontendResult((await startFlow(server, 'provider=corp&bindTicket=forged')).location).params).toEqual({
+      bind: 'ticket_invalid',
+    });
   });
 
   it('answers bind=challenge_failed, not error=, for an unknown provider in bind mode', async () => {
-    expect(frontendResult((await startFlow(server, 'provider=nope&bindTicket=forged')).location).params).toEqual({ bind: 'challenge_failed' });
-    expect(frontendResult((await startFlow(server, 'provider=off&bindTicket=forged')).location).params).toEqual({ bind: 'challenge_failed' });
+    expect(frontendResult((await startFlow(server, 'provider=nope&bindTicket=forged')).location).params).toEqual({
+      bind: 'challenge_failed',
+    });
+    expect(frontendResult((await startFlow(server, 'provider=off&bindTicket=forged')).location).params).toEqual({
+      bind: 'challenge_failed',
+    });
   });
 
   it('provider down at the start', async () => {
-    expect(frontendResult((await startFlow(server, 'provider=down')).location).params).toEqual({ error: 'challenge_failed' });
+    expect(frontendResult((await startFlow(server, 'provider=down')).location).params).toEqual({
+      error: 'challenge_failed',
+    });
   });
 
   it('missing, unknown or replayed state, and a callback in another browser', async () => {
@@ -305,7 +437,11 @@ describe('failures end in a redirect with a clear error', () => {
 
   it('denied consent', async () => {
     const start = await startFlow(server, 'provider=corp');
-    const { result } = await callback(server, { error: 'access_denied', error_description: 'The user said no', state: start.state! }, start.cookie);
+    const { result } = await callback(
+      server,
+      { error: 'access_denied', error_description: 'The user said no', state: start.state! },
+      start.cookie,
+    );
     expect(result.params).toEqual({ error: 'access_denied' });
   });
 
@@ -353,7 +489,12 @@ describe('failures end in a redirect with a clear error', () => {
 
   it('bind-mode failures use the bind parameter', async () => {
     const user = await createTestUser(deps());
-    const ticket = (await server.json('/api/Auth/OAuthBindTicket', { method: 'POST', headers: bearer((await loginAs(server, user)).accessToken) })).body.data as string;
+    const ticket = (
+      await server.json('/api/Auth/OAuthBindTicket', {
+        method: 'POST',
+        headers: bearer((await loginAs(server, user)).accessToken),
+      })
+    ).body.data as string;
     const start = await startFlow(server, `provider=corp&bindTicket=${ticket}`);
     const { result } = await callback(server, { error: 'access_denied', state: start.state! }, start.cookie);
     expect(result.params).toEqual({ bind: 'access_denied' });
@@ -372,10 +513,23 @@ describe('LoginConfig buttons', () => {
   });
 
   it('leaves out, and reports at start-up, a provider without a button and a button without a provider', async () => {
-    await deps().db.update(systemSettings).set({ settingValue: JSON.stringify([{ name: 'corp', displayName: '' }, { name: 'gitee', displayName: 'Gitee' }, 'off']) }).where(eq(systemSettings.settingKey, OAUTH_BUTTONS_KEY));
+    await deps()
+      .db.update(systemSettings)
+      .set({
+        settingValue: JSON.stringify([
+          { name: 'corp', displayName: '' },
+          { name: 'gitee', displayName: 'Gitee' },
+          'off',
+        ]),
+      })
+      .where(eq(systemSettings.settingKey, OAUTH_BUTTONS_KEY));
     try {
       const lines: string[] = [];
-      const report = await syncOAuthButtons({ db: deps().db, config: deps().config, logger: createLogger({ level: 'warn', sink: (l) => lines.push(l) }) });
+      const report = await syncOAuthButtons({
+        db: deps().db,
+        config: deps().config,
+        logger: createLogger({ level: 'warn', sink: (l) => lines.push(l) }),
+      });
       expect(report).toEqual({ withoutButton: ['corp_qr', 'down'], withoutProvider: ['gitee', 'off'] });
       const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg).join('\n');
       expect(messages).toMatch(/OAuth provider "corp_qr" is enabled on the server but has no button/);

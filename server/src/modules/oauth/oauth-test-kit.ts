@@ -16,7 +16,11 @@ export function frontendResult(location: string | null): FrontendResult {
   const url = new URL(location);
   const fragment = url.hash.slice(1);
   const q = fragment.indexOf('?');
-  return { location, query: url.search, params: Object.fromEntries(new URLSearchParams(q >= 0 ? fragment.slice(q + 1) : '')) };
+  return {
+    location,
+    query: url.search,
+    params: Object.fromEntries(new URLSearchParams(q >= 0 ? fragment.slice(q + 1) : '')),
+  };
 }
 
 /** GET without following redirects. */
@@ -28,7 +32,9 @@ export async function startFlow(server: TestServer, query: string, headers: Reco
   if (res.status !== 302) throw new Error(`ExternalLogin answered ${res.status}`);
   const location = res.headers.get('location')!;
   const setCookie = res.headers.get('set-cookie');
-  const state = location.startsWith(FRONTEND_CALLBACK) ? undefined : (new URL(location).searchParams.get('state') ?? undefined);
+  const state = location.startsWith(FRONTEND_CALLBACK)
+    ? undefined
+    : (new URL(location).searchParams.get('state') ?? undefined);
   return { res, location, state, setCookie, cookie: setCookie?.split(';')[0] };
 }
 

@@ -1,4 +1,16 @@
-import { ArcticFetchError, CodeChallengeMethod, GitHub, GitLab, Google, MicrosoftEntraId, OAuth2Client, OAuth2RequestError, UnexpectedErrorResponseBodyError, UnexpectedResponseError, type OAuth2Tokens } from 'arctic';
+import {
+  ArcticFetchError,
+  CodeChallengeMethod,
+  GitHub,
+  GitLab,
+  Google,
+  MicrosoftEntraId,
+  OAuth2Client,
+  OAuth2RequestError,
+  UnexpectedErrorResponseBodyError,
+  UnexpectedResponseError,
+  type OAuth2Tokens,
+} from 'arctic';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { AppConfig } from '../../config/schema.js';
 
@@ -59,7 +71,13 @@ const DEFAULT_SCOPES: Record<ProviderType, string[]> = {
   oidc: ['openid', 'email', 'profile'],
 };
 
-const TYPE_NAMES: Record<ProviderType, string> = { github: 'GitHub', google: 'Google', 'microsoft-entra-id': 'Microsoft', gitlab: 'GitLab', oidc: 'OpenID Connect' };
+const TYPE_NAMES: Record<ProviderType, string> = {
+  github: 'GitHub',
+  google: 'Google',
+  'microsoft-entra-id': 'Microsoft',
+  gitlab: 'GitLab',
+  oidc: 'OpenID Connect',
+};
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
@@ -75,24 +93,48 @@ function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
 /** Maps arctic's failures: a refusal by the provider, or the provider unreachable or broken. */
 function classify(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (error instanceof OAuth2RequestError) return new ProviderError('refused', `token request refused: ${error.code}`, { cause: error });
-  if (error instanceof ArcticFetchError) return new ProviderError('unavailable', 'token endpoint unreachable', { cause: error });
-  if (error instanceof UnexpectedResponseError) return new ProviderError(error.status >= 500 ? 'unavailable' : 'refused', `token endpoint answered ${error.status}`, { cause: error });
-  if (error instanceof UnexpectedErrorResponseBodyError) return new ProviderError('refused', `token endpoint answered ${error.status}`, { cause: error });
+  if (error instanceof OAuth2RequestError)
+    return new ProviderError('refused', `token request refused: ${error.code}`, { cause: error });
+  if (error instanceof ArcticFetchError)
+    return new ProviderError('unavailable', 'token endpoint unreachable', { cause: error });
+  if (error instanceof UnexpectedResponseError)
+    return new ProviderError(
+      error.status >= 500 ? 'unavailable' : 'refused',
+      `token endpoint answered ${error.status}`,
+      { cause: error },
+    );
+  if (error instanceof UnexpectedErrorResponseBodyError)
+    return new ProviderError('refused', `token endpoint answered ${error.status}`, { cause: error });
   return new ProviderError('refused', error instanceof Error ? error.message : String(error), { cause: error });
 }
 
 /** A JSON GET with a bearer token (profile and userinfo endpoints). */
-async function getJson(url: string, accessToken: string, timeoutMs: number, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+async function getJson(
+  url: string,
+  accessToken: string,
+  timeoutMs: number,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json', 'user-agent': 'Portcullis', ...headers }, signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetch(url, {
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        accept: 'application/json',
+        'user-agent': 'Portcullis',
+        ...headers,
+      },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (error) {
     throw new ProviderError('unavailable', `${new URL(url).host} unreachable`, { cause: error });
   }
   if (!response.ok) {
     await response.arrayBuffer().catch(() => undefined);
-    throw new ProviderError(response.status >= 500 ? 'unavailable' : 'refused', `${new URL(url).pathname} answered ${response.status}`);
+    throw new ProviderError(
+      response.status >= 500 ? 'unavailable' : 'refused',
+      `${new URL(url).pathname} answered ${response.status}`,
+    );
   }
   try {
     const body = (await response.json()) as unknown;
@@ -130,32 +172,63 @@ function flowOf(type: Exclude<ProviderType, 'oidc'>, p: ProviderConfig, redirect
     const client = new OAuth2Client(p.ClientId, p.ClientSecret ?? null, redirectUri);
     const pkce = type === 'google' || type === 'microsoft-entra-id';
     return {
-      authorize: (state, verifier, scopes) => (pkce ? client.createAuthorizationURLWithPKCE(p.AuthorizationEndpoint!, state, CodeChallengeMethod.S256, verifier, scopes) : client.createAuthorizationURL(p.AuthorizationEndpoint!, state, scopes)),
+      authorize: (state, verifier, scopes) =>
+        pkce
+          ? client.createAuthorizationURLWithPKCE(
+              p.AuthorizationEndpoint!,
+              state,
+              CodeChallengeMethod.S256,
+              verifier,
+              scopes,
+            )
+          : client.createAuthorizationURL(p.AuthorizationEndpoint!, state, scopes),
       exchange: (code, verifier) => client.validateAuthorizationCode(p.TokenEndpoint!, code, pkce ? verifier : null),
     };
   }
   switch (type) {
     case 'github': {
       const c = new GitHub(p.ClientId, p.ClientSecret!, redirectUri);
-      return { authorize: (s, _v, scopes) => c.createAuthorizationURL(s, scopes), exchange: (code) => c.validateAuthorizationCode(code) };
+      return {
+        authorize: (s, _v, scopes) => c.createAuthorizationURL(s, scopes),
+        exchange: (code) => c.validateAuthorizationCode(code),
+      };
     }
     case 'google': {
       const c = new Google(p.ClientId, p.ClientSecret!, redirectUri);
-      return { authorize: (s, v, scopes) => c.createAuthorizationURL(s, v, scopes), exchange: (code, v) => c.validateAuthorizationCode(code, v) };
+      return {
+        authorize: (s, v, scopes) => c.createAuthorizationURL(s, v, scopes),
+        exchange: (code, v) => c.validateAuthorizationCode(code, v),
+      };
     }
     case 'microsoft-entra-id': {
       const c = new MicrosoftEntraId(p.Tenant, p.ClientId, p.ClientSecret ?? null, redirectUri);
-      return { authorize: (s, v, scopes) => c.createAuthorizationURL(s, v, scopes), exchange: (code, v) => c.validateAuthorizationCode(code, v) };
+      return {
+        authorize: (s, v, scopes) => c.createAuthorizationURL(s, v, scopes),
+        exchange: (code, v) => c.validateAuthorizationCode(code, v),
+      };
     }
     case 'gitlab': {
-      const c = new GitLab(trimSlash(p.BaseUrl ?? 'https://gitlab.com'), p.ClientId, p.ClientSecret ?? null, redirectUri);
-      return { authorize: (s, _v, scopes) => c.createAuthorizationURL(s, scopes), exchange: (code) => c.validateAuthorizationCode(code) };
+      const c = new GitLab(
+        trimSlash(p.BaseUrl ?? 'https://gitlab.com'),
+        p.ClientId,
+        p.ClientSecret ?? null,
+        redirectUri,
+      );
+      return {
+        authorize: (s, _v, scopes) => c.createAuthorizationURL(s, scopes),
+        exchange: (code) => c.validateAuthorizationCode(code),
+      };
     }
   }
 }
 
 /** Reads the identity from a fixed-endpoint provider's profile API. */
-async function profileOf(type: Exclude<ProviderType, 'oidc'>, p: ProviderConfig, accessToken: string, timeoutMs: number): Promise<ExternalIdentity> {
+async function profileOf(
+  type: Exclude<ProviderType, 'oidc'>,
+  p: ProviderConfig,
+  accessToken: string,
+  timeoutMs: number,
+): Promise<ExternalIdentity> {
   switch (type) {
     case 'github': {
       const api = trimSlash(p.ApiBaseUrl ?? 'https://api.github.com');
@@ -164,29 +237,68 @@ async function profileOf(type: Exclude<ProviderType, 'oidc'>, p: ProviderConfig,
       // The verified primary address needs the user:email scope; without it, no e-mail is adopted.
       let email: string | null = null;
       try {
-        const emails = (await fetch(`${api}/user/emails`, { headers: { authorization: `Bearer ${accessToken}`, 'user-agent': 'Portcullis', ...headers }, signal: AbortSignal.timeout(timeoutMs) }).then((r) => (r.ok ? r.json() : []))) as unknown;
-        const primary = Array.isArray(emails) ? (emails as Array<{ email?: unknown; primary?: unknown; verified?: unknown }>).find((e) => e.primary === true && e.verified === true) : undefined;
+        const emails = (await fetch(`${api}/user/emails`, {
+          headers: { authorization: `Bearer ${accessToken}`, 'user-agent': 'Portcullis', ...headers },
+          signal: AbortSignal.timeout(timeoutMs),
+        }).then((r) => (r.ok ? r.json() : []))) as unknown;
+        const primary = Array.isArray(emails)
+          ? (emails as Array<{ email?: unknown; primary?: unknown; verified?: unknown }>).find(
+              (e) => e.primary === true && e.verified === true,
+            )
+          : undefined;
         email = text(primary?.email);
       } catch {
         email = null;
       }
-      return { subject: subjectOf(user.id), email, emailVerified: email !== null, displayName: text(user.name) ?? text(user.login), avatar: text(user.avatar_url) };
+      return {
+        subject: subjectOf(user.id),
+        email,
+        emailVerified: email !== null,
+        displayName: text(user.name) ?? text(user.login),
+        avatar: text(user.avatar_url),
+      };
     }
     case 'gitlab': {
       const base = trimSlash(p.BaseUrl ?? 'https://gitlab.com');
       const user = await getJson(p.UserInfoEndpoint ?? `${base}/api/v4/user`, accessToken, timeoutMs);
       const email = text(user.email);
-      return { subject: subjectOf(user.id), email, emailVerified: email !== null && !!text(user.confirmed_at), displayName: text(user.name) ?? text(user.username), avatar: text(user.avatar_url) };
+      return {
+        subject: subjectOf(user.id),
+        email,
+        emailVerified: email !== null && !!text(user.confirmed_at),
+        displayName: text(user.name) ?? text(user.username),
+        avatar: text(user.avatar_url),
+      };
     }
     case 'google': {
-      const info = await getJson(p.UserInfoEndpoint ?? 'https://openidconnect.googleapis.com/v1/userinfo', accessToken, timeoutMs);
+      const info = await getJson(
+        p.UserInfoEndpoint ?? 'https://openidconnect.googleapis.com/v1/userinfo',
+        accessToken,
+        timeoutMs,
+      );
       const email = text(info.email);
-      return { subject: subjectOf(info.sub), email, emailVerified: email !== null && info.email_verified === true, displayName: text(info.name), avatar: text(info.picture) };
+      return {
+        subject: subjectOf(info.sub),
+        email,
+        emailVerified: email !== null && info.email_verified === true,
+        displayName: text(info.name),
+        avatar: text(info.picture),
+      };
     }
     case 'microsoft-entra-id': {
-      const info = await getJson(p.UserInfoEndpoint ?? 'https://graph.microsoft.com/oidc/userinfo', accessToken, timeoutMs);
+      const info = await getJson(
+        p.UserInfoEndpoint ?? 'https://graph.microsoft.com/oidc/userinfo',
+        accessToken,
+        timeoutMs,
+      );
       // Entra ID does not vouch for the e-mail claim (any tenant can set it): never treated as verified.
-      return { subject: subjectOf(info.sub), email: text(info.email), emailVerified: false, displayName: text(info.name), avatar: text(info.picture) };
+      return {
+        subject: subjectOf(info.sub),
+        email: text(info.email),
+        emailVerified: false,
+        displayName: text(info.name),
+        avatar: text(info.picture),
+      };
     }
   }
 }
@@ -200,7 +312,11 @@ interface Discovery {
 }
 
 /** A generic OpenID Connect provider found by its issuer (discovery cached for an hour). */
-function oidcProvider(p: ProviderConfig, redirectUri: string, timeoutMs: number): Pick<OAuthProvider, 'authorizationUrl' | 'identify'> {
+function oidcProvider(
+  p: ProviderConfig,
+  redirectUri: string,
+  timeoutMs: number,
+): Pick<OAuthProvider, 'authorizationUrl' | 'identify'> {
   const issuer = trimSlash(p.Issuer!);
   const client = new OAuth2Client(p.ClientId, p.ClientSecret ?? null, redirectUri);
   let cached: { at: number; doc: Discovery } | undefined;
@@ -210,7 +326,10 @@ function oidcProvider(p: ProviderConfig, redirectUri: string, timeoutMs: number)
     if (cached && Date.now() - cached.at < 3_600_000) return cached.doc;
     let response: Response;
     try {
-      response = await fetch(`${issuer}/.well-known/openid-configuration`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetch(`${issuer}/.well-known/openid-configuration`, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (error) {
       throw new ProviderError('unavailable', 'discovery document unreachable', { cause: error });
     }
@@ -225,7 +344,8 @@ function oidcProvider(p: ProviderConfig, redirectUri: string, timeoutMs: number)
       token_endpoint: p.TokenEndpoint ?? doc.token_endpoint,
       userinfo_endpoint: p.UserInfoEndpoint ?? doc.userinfo_endpoint,
     };
-    if (merged.jwks_uri && (!keys || merged.jwks_uri !== cached?.doc.jwks_uri)) keys = createRemoteJWKSet(new URL(merged.jwks_uri), { timeoutDuration: timeoutMs });
+    if (merged.jwks_uri && (!keys || merged.jwks_uri !== cached?.doc.jwks_uri))
+      keys = createRemoteJWKSet(new URL(merged.jwks_uri), { timeoutDuration: timeoutMs });
     cached = { at: Date.now(), doc: merged };
     return merged;
   }
@@ -233,27 +353,43 @@ function oidcProvider(p: ProviderConfig, redirectUri: string, timeoutMs: number)
   return {
     async authorizationUrl(state, verifier, nonce) {
       const doc = await discover();
-      const url = client.createAuthorizationURLWithPKCE(doc.authorization_endpoint, state, CodeChallengeMethod.S256, verifier, p.Scopes.length ? p.Scopes : DEFAULT_SCOPES.oidc);
+      const url = client.createAuthorizationURLWithPKCE(
+        doc.authorization_endpoint,
+        state,
+        CodeChallengeMethod.S256,
+        verifier,
+        p.Scopes.length ? p.Scopes : DEFAULT_SCOPES.oidc,
+      );
       url.searchParams.set('nonce', nonce);
       return url;
     },
     async identify(code, verifier, nonce) {
       const doc = await discover();
-      const tokens = await bounded(client.validateAuthorizationCode(doc.token_endpoint, code, verifier), timeoutMs).catch((e: unknown) => Promise.reject(classify(e)));
+      const tokens = await bounded(
+        client.validateAuthorizationCode(doc.token_endpoint, code, verifier),
+        timeoutMs,
+      ).catch((e: unknown) => Promise.reject(classify(e)));
       let claims: JWTPayload = {};
-      const idToken = 'id_token' in tokens.data && typeof tokens.data.id_token === 'string' ? tokens.data.id_token : undefined;
+      const idToken =
+        'id_token' in tokens.data && typeof tokens.data.id_token === 'string' ? tokens.data.id_token : undefined;
       if (idToken) {
         if (!keys) throw new ProviderError('profile', 'the issuer publishes no keys to verify its ID token');
         try {
-          ({ payload: claims } = await jwtVerify(idToken, keys, { issuer: doc.issuer, audience: p.ClientId, clockTolerance: 60 }));
+          ({ payload: claims } = await jwtVerify(idToken, keys, {
+            issuer: doc.issuer,
+            audience: p.ClientId,
+            clockTolerance: 60,
+          }));
         } catch (error) {
           throw new ProviderError('refused', 'the ID token did not verify', { cause: error });
         }
-        if (claims.nonce !== nonce) throw new ProviderError('refused', 'the ID token does not carry this login’s nonce');
+        if (claims.nonce !== nonce)
+          throw new ProviderError('refused', 'the ID token does not carry this login’s nonce');
       }
       if (doc.userinfo_endpoint) {
         const info = await getJson(doc.userinfo_endpoint, accessTokenOf(tokens), timeoutMs);
-        if (claims.sub !== undefined && info.sub !== claims.sub) throw new ProviderError('profile', 'userinfo is about another subject than the ID token');
+        if (claims.sub !== undefined && info.sub !== claims.sub)
+          throw new ProviderError('profile', 'userinfo is about another subject than the ID token');
         claims = { ...claims, ...info };
       } else if (!idToken) {
         throw new ProviderError('profile', 'neither an ID token nor a userinfo endpoint');
@@ -289,7 +425,9 @@ export function createProviderRegistry(config: AppConfig): Map<string, OAuthProv
       ...base,
       authorizationUrl: async (state, verifier) => flow.authorize(state, verifier, scopes),
       async identify(code, verifier) {
-        const tokens = await bounded(flow.exchange(code, verifier), timeoutMs).catch((e: unknown) => Promise.reject(classify(e)));
+        const tokens = await bounded(flow.exchange(code, verifier), timeoutMs).catch((e: unknown) =>
+          Promise.reject(classify(e)),
+        );
         return profileOf(type, p, accessTokenOf(tokens), timeoutMs);
       },
     });

@@ -73,12 +73,18 @@ export function createOAuthWeb(deps: AppDeps, services: Services) {
   const cookieAttributes = `Path=/api/OAuth; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 
   function redirect(c: Context<HonoEnv>, location: string, cookie?: string): Response {
-    const headers = new Headers({ location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-trace-id': c.get('info').traceId });
+    const headers = new Headers({
+      location,
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-trace-id': c.get('info').traceId,
+    });
     if (cookie) headers.append('set-cookie', cookie);
     return new Response(null, { status: 302, headers });
   }
 
-  const toFrontend = (c: Context<HonoEnv>, params: Record<string, string>, cookie?: string) => redirect(c, fragmentUrl(deps.config.OAuth.FrontendCallbackUrl, params), cookie);
+  const toFrontend = (c: Context<HonoEnv>, params: Record<string, string>, cookie?: string) =>
+    redirect(c, fragmentUrl(deps.config.OAuth.FrontendCallbackUrl, params), cookie);
 
   async function externalLogin(c: Context<HonoEnv>): Promise<Response> {
     const query = queryOf(c);
@@ -108,9 +114,20 @@ export function createOAuthWeb(deps: AppDeps, services: Services) {
       return toFrontend(c, bindUserId === undefined ? { error: 'challenge_failed' } : { bind: 'challenge_failed' });
     }
     const browser = randomBytes(32).toString('base64url');
-    const data: StateData = { provider: name, verifier, nonce, mode: bindUserId === undefined ? 'login' : 'bind', bindUserId: bindUserId?.toString(), browser: sha256(browser) };
+    const data: StateData = {
+      provider: name,
+      verifier,
+      nonce,
+      mode: bindUserId === undefined ? 'login' : 'bind',
+      bindUserId: bindUserId?.toString(),
+      browser: sha256(browser),
+    };
     await deps.store.set(stateKey(state), JSON.stringify(data), STATE_TTL_MS);
-    return redirect(c, url.toString(), `${cookieName(state)}=${browser}; Max-Age=${STATE_TTL_MS / 1000}; ${cookieAttributes}`);
+    return redirect(
+      c,
+      url.toString(),
+      `${cookieName(state)}=${browser}; Max-Age=${STATE_TTL_MS / 1000}; ${cookieAttributes}`,
+    );
   }
 
   async function callback(c: Context<HonoEnv>): Promise<Response> {
@@ -138,7 +155,13 @@ export function createOAuthWeb(deps: AppDeps, services: Services) {
     }
   }
 
-  async function complete(c: Context<HonoEnv>, data: StateData, code: string, fail: (code: string) => Response, clear: string): Promise<Response> {
+  async function complete(
+    c: Context<HonoEnv>,
+    data: StateData,
+    code: string,
+    fail: (code: string) => Response,
+    clear: string,
+  ): Promise<Response> {
     const provider = providers.get(data.provider);
     if (!provider) return fail('challenge_failed');
 
@@ -147,13 +170,28 @@ export function createOAuthWeb(deps: AppDeps, services: Services) {
       identity = await provider.identify(code, data.verifier, data.nonce);
     } catch (error) {
       const kind = error instanceof ProviderError ? error.kind : 'refused';
-      deps.logger.warn('external identity could not be read', { provider: provider.name, kind, traceId: c.get('info').traceId, error });
-      return fail(kind === 'unavailable' ? 'provider_unavailable' : kind === 'profile' ? 'external_profile_invalid' : 'external_auth_failed');
+      deps.logger.warn('external identity could not be read', {
+        provider: provider.name,
+        kind,
+        traceId: c.get('info').traceId,
+        error,
+      });
+      return fail(
+        kind === 'unavailable'
+          ? 'provider_unavailable'
+          : kind === 'profile'
+            ? 'external_profile_invalid'
+            : 'external_auth_failed',
+      );
     }
 
     if (data.mode === 'bind') {
       const outcome = await bindIdentity(deps, provider, identity, BigInt(data.bindUserId!));
-      return toFrontend(c, outcome === 'success' ? { bind: 'success', provider: provider.name } : { bind: outcome }, clear);
+      return toFrontend(
+        c,
+        outcome === 'success' ? { bind: 'success', provider: provider.name } : { bind: outcome },
+        clear,
+      );
     }
     const ctx = createRequestContext(c, deps, services, 'rest');
     const outcome = await loginWithIdentity(ctx, provider, identity);
@@ -173,7 +211,11 @@ export function createOAuthWeb(deps: AppDeps, services: Services) {
       );
     }
     const { token } = outcome;
-    return toFrontend(c, { accessToken: token.accessToken, refreshToken: token.refreshToken, expiresIn: String(token.expiresIn) }, clear);
+    return toFrontend(
+      c,
+      { accessToken: token.accessToken, refreshToken: token.refreshToken, expiresIn: String(token.expiresIn) },
+      clear,
+    );
   }
 
   const routes: Record<string, (c: Context<HonoEnv>) => Promise<Response>> = {
@@ -188,7 +230,16 @@ export function createOAuthWeb(deps: AppDeps, services: Services) {
       const route = routes[path];
       if (!route) return undefined;
       if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-        return Promise.resolve(respondError(c, deps, appError(commonErrors.METHOD_NOT_ALLOWED, { params: { method: c.req.method, allow: 'GET' }, headers: { Allow: 'GET' } })));
+        return Promise.resolve(
+          respondError(
+            c,
+            deps,
+            appError(commonErrors.METHOD_NOT_ALLOWED, {
+              params: { method: c.req.method, allow: 'GET' },
+              headers: { Allow: 'GET' },
+            }),
+          ),
+        );
       }
       return route(c).catch((error: unknown) => {
         deps.logger.error('external login failed', { path: c.req.path, traceId: c.get('info').traceId, error });

@@ -20,7 +20,9 @@ export function parseEncryptAlgorithm(name: string): EncryptAlgorithm | undefine
 
 export function aesKey(secret: Uint8Array): Buffer {
   const bytes = Buffer.from(secret);
-  return bytes.length === 16 || bytes.length === 24 || bytes.length === 32 ? bytes : createHash('sha256').update(bytes).digest();
+  return bytes.length === 16 || bytes.length === 24 || bytes.length === 32
+    ? bytes
+    : createHash('sha256').update(bytes).digest();
 }
 
 export function nonceIv(nonce: string): Buffer {

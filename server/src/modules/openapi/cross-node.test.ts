@@ -31,9 +31,17 @@ afterAll(async () => {
 async function credentialOnNodeA(): Promise<ReferenceCredential & { basicId: string; token: string }> {
   const [a] = nodes;
   const user = await createTestUser(a!.runtime.deps);
-  const login = await fetch(`${a!.url}/api/Auth/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.email, password: user.password }) });
+  const login = await fetch(`${a!.url}/api/Auth/Login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.email, password: user.password }),
+  });
   const token = ((await login.json()) as { data: { token: { accessToken: string } } }).data.token.accessToken;
-  const res = await fetch(`${a!.url}/api/Profile/ApiCredential`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+  const res = await fetch(`${a!.url}/api/Profile/ApiCredential`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   const data = ((await res.json()) as { data: { basicId: string; appKey: string; appSecret: string } }).data;
   return { ...data, token };
 }
@@ -42,7 +50,11 @@ describe('signed calls across two nodes sharing Redis', () => {
   it('20 parallel requests with one nonce, split over both nodes: exactly one is accepted', async () => {
     const cred = await credentialOnNodeA();
     const signed = referenceSign(cred, { method: 'GET', path: '/api/openapi/Ping', nonce: `race-${randomUUID()}` });
-    const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) => fetch(nodes[i % 2]!.url + signed.url, { headers: signed.headers }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(nodes[i % 2]!.url + signed.url, { headers: signed.headers }).then((r) => r.status),
+      ),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
   });
@@ -61,7 +73,11 @@ describe('signed calls across two nodes sharing Redis', () => {
       return fetch(nodes[1]!.url + signed.url, { headers: signed.headers }).then((r) => r.status);
     };
     expect(await ping()).toBe(200);
-    const off = await fetch(`${nodes[0]!.url}/api/Profile/ApiCredentialStatus`, { method: 'PUT', headers: { authorization: `Bearer ${cred.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ basicId: cred.basicId, status: 'Disabled' }) });
+    const off = await fetch(`${nodes[0]!.url}/api/Profile/ApiCredentialStatus`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${cred.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ basicId: cred.basicId, status: 'Disabled' }),
+    });
     expect(off.status).toBe(200);
     const started = Date.now();
     let status = await ping();
@@ -80,13 +96,19 @@ describe('the credential limit across two nodes on PostgreSQL', () => {
     const { token } = await credentialOnNodeA();
     const statuses = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
-        fetch(`${nodes[i % 2]!.url}/api/Profile/ApiCredential`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' }).then((r) => r.status),
+        fetch(`${nodes[i % 2]!.url}/api/Profile/ApiCredential`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{}',
+        }).then((r) => r.status),
       ),
     );
     // One was created before: four more fit.
     expect(statuses.filter((s) => s === 200)).toHaveLength(4);
     expect(statuses.filter((s) => s === 400)).toHaveLength(12);
-    const list = await fetch(`${nodes[1]!.url}/api/Profile/ApiCredentials`, { headers: { authorization: `Bearer ${token}` } });
+    const list = await fetch(`${nodes[1]!.url}/api/Profile/ApiCredentials`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(((await list.json()) as { data: unknown[] }).data).toHaveLength(5);
   });
 });

@@ -11,8 +11,17 @@ import { aesKey, decryptBody, encryptBody, parseEncryptAlgorithm } from './body-
 import { openApiErrors } from './errors.js';
 import { localNonces, sharedNonces } from './nonces.js';
 import {
-  canonicalQuery, contentSign, escapeUriComponent, hmac, matchesDigest, normalizeAlgorithm, sameText, stringToSign, verifyRsa,
-  type ContentAlgorithm, type SignAlgorithm,
+  canonicalQuery,
+  contentSign,
+  escapeUriComponent,
+  hmac,
+  matchesDigest,
+  normalizeAlgorithm,
+  sameText,
+  stringToSign,
+  verifyRsa,
+  type ContentAlgorithm,
+  type SignAlgorithm,
 } from './signature.js';
 import { verifySm2 } from './sm2.js';
 import type { SignedRequest } from './types.js';
@@ -53,12 +62,15 @@ export function signedRequestOf(request: Request): SignedRequest | undefined {
 
 /** Prefixes as lower-case paths without a trailing slash ('' covers every path). */
 function prefixes(list: readonly string[]): string[] {
-  return list.map((p) => p.trim().toLowerCase().replace(/\/+$/, '')).map((p) => (p === '' || p.startsWith('/') ? p : `/${p}`));
+  return list
+    .map((p) => p.trim().toLowerCase().replace(/\/+$/, ''))
+    .map((p) => (p === '' || p.startsWith('/') ? p : `/${p}`));
 }
 
 function under(path: string, list: readonly string[]): boolean {
   for (const p of list) {
-    if (path.length === p.length ? path === p : path.startsWith(p) && path.charCodeAt(p.length) === 47 /* / */) return true;
+    if (path.length === p.length ? path === p : path.startsWith(p) && path.charCodeAt(p.length) === 47 /* / */)
+      return true;
   }
   return false;
 }
@@ -104,20 +116,32 @@ export function createOpenApiGate(deps: AppDeps, services: { credentials: Creden
       throw appError(openApiErrors.UNSUPPORTED_SIGN_ALGORITHM, { params: { algorithm: requested } });
     }
     const algorithm = entry.signatureAlgorithm ?? asked ?? defaultSign;
-    const usable = SIGN_ALGORITHMS.has(algorithm) && (algorithm !== 'HMACSHA1' || legacy) && (algorithm !== 'RSASHA256' || entry.publicKey) && (algorithm !== 'SM2' || entry.sm2Key);
-    if (!usable) throw appError(openApiErrors.UNSUPPORTED_SIGN_ALGORITHM, { params: { algorithm: requested ?? algorithm } });
+    const usable =
+      SIGN_ALGORITHMS.has(algorithm) &&
+      (algorithm !== 'HMACSHA1' || legacy) &&
+      (algorithm !== 'RSASHA256' || entry.publicKey) &&
+      (algorithm !== 'SM2' || entry.sm2Key);
+    if (!usable)
+      throw appError(openApiErrors.UNSUPPORTED_SIGN_ALGORITHM, { params: { algorithm: requested ?? algorithm } });
     return algorithm as SignAlgorithm;
   }
 
   function contentAlgorithm(requested: string | undefined): ContentAlgorithm {
     const algorithm = requested?.trim() ? normalizeAlgorithm(requested) : defaultContent;
     if (!CONTENT_ALGORITHMS.has(algorithm) || (algorithm === 'MD5' && !legacy)) {
-      throw appError(openApiErrors.UNSUPPORTED_CONTENT_SIGN_ALGORITHM, { params: { algorithm: requested ?? algorithm } });
+      throw appError(openApiErrors.UNSUPPORTED_CONTENT_SIGN_ALGORITHM, {
+        params: { algorithm: requested ?? algorithm },
+      });
     }
     return algorithm as ContentAlgorithm;
   }
 
-  function signatureMatches(algorithm: SignAlgorithm, entry: CredentialEntry, text: string, presented: string): boolean {
+  function signatureMatches(
+    algorithm: SignAlgorithm,
+    entry: CredentialEntry,
+    text: string,
+    presented: string,
+  ): boolean {
     if (algorithm === 'RSASHA256') return verifyRsa(entry.publicKey!, text, presented);
     if (algorithm === 'SM2') return verifySm2(entry.sm2Key!, text, presented);
     return matchesDigest(presented, hmac(algorithm, entry.secret!, text));
@@ -129,15 +153,28 @@ export function createOpenApiGate(deps: AppDeps, services: { credentials: Creden
    * most once a minute per node, far below the limit.
    */
   async function throttleLookup(ip: string): Promise<void> {
-    const { allowed, retryAfterSeconds } = await hitRateLimit(deps.store, `openapi:key-lookup:${ip}`, KEY_LOOKUPS_PER_MINUTE, 60_000);
-    if (!allowed) throw appError(openApiErrors.TOO_MANY_KEY_LOOKUPS, { params: { seconds: retryAfterSeconds }, headers: { 'Retry-After': String(retryAfterSeconds) } });
+    const { allowed, retryAfterSeconds } = await hitRateLimit(
+      deps.store,
+      `openapi:key-lookup:${ip}`,
+      KEY_LOOKUPS_PER_MINUTE,
+      60_000,
+    );
+    if (!allowed)
+      throw appError(openApiErrors.TOO_MANY_KEY_LOOKUPS, {
+        params: { seconds: retryAfterSeconds },
+        headers: { 'Retry-After': String(retryAfterSeconds) },
+      });
   }
 
   async function readBody(c: Context<HonoEnv>, header: (name: string) => string | undefined): Promise<Uint8Array> {
     const length = header('content-length');
     if ((length === undefined || length === '0') && header('transfer-encoding') === undefined) return EMPTY;
     try {
-      return await readBodyLimited(c.req.raw, options.MaxRequestBodySize, c.env?.incoming as NodeBodySource | undefined);
+      return await readBodyLimited(
+        c.req.raw,
+        options.MaxRequestBodySize,
+        c.env?.incoming as NodeBodySource | undefined,
+      );
     } catch (error) {
       if (isAppError(error)) throw error;
       throw appError(openApiErrors.BODY_UNREADABLE, { cause: error });
@@ -155,19 +192,26 @@ export function createOpenApiGate(deps: AppDeps, services: { credentials: Creden
       throw appError(openApiErrors.MISSING_SECURITY_HEADERS);
     }
     if (!accessKey || !timestamp || !nonce || !signature) {
-      const missing = [!accessKey && 'X-Access-Key', !timestamp && 'X-Timestamp', !nonce && 'X-Nonce', !signature && 'X-Signature'].filter(Boolean);
+      const missing = [
+        !accessKey && 'X-Access-Key',
+        !timestamp && 'X-Timestamp',
+        !nonce && 'X-Nonce',
+        !signature && 'X-Signature',
+      ].filter(Boolean);
       throw appError(openApiErrors.INCOMPLETE_SECURITY_HEADERS, { params: { headers: missing.join(', ') } });
     }
     if (!TIMESTAMP.test(timestamp)) throw appError(openApiErrors.TIMESTAMP_FORMAT);
     const nowMs = deps.clock.nowMs();
     const seconds = Number(timestamp);
-    if (Math.abs(nowMs / 1000 - seconds) > toleranceSeconds) throw appError(openApiErrors.TIMESTAMP_EXPIRED, { params: { seconds: toleranceSeconds } });
+    if (Math.abs(nowMs / 1000 - seconds) > toleranceSeconds)
+      throw appError(openApiErrors.TIMESTAMP_EXPIRED, { params: { seconds: toleranceSeconds } });
     if (!NONCE.test(nonce)) throw appError(openApiErrors.NONCE_INVALID, { params: { max: 128 } });
 
     const ip = c.get('info').ip;
     const found = credentials.find(accessKey, () => throttleLookup(ip));
     const entry = found instanceof Promise ? await found : found;
-    if (!entry?.usable || (entry.expiresMs !== null && entry.expiresMs <= nowMs)) throw appError(openApiErrors.ACCESS_KEY_INVALID);
+    if (!entry?.usable || (entry.expiresMs !== null && entry.expiresMs <= nowMs))
+      throw appError(openApiErrors.ACCESS_KEY_INVALID);
     if (!addressAllowed(entry.allowList, ip)) throw appError(openApiErrors.IP_NOT_ALLOWED);
 
     const algorithm = signAlgorithm(header('x-sign-algorithm'), entry);
@@ -175,7 +219,8 @@ export function createOpenApiGate(deps: AppDeps, services: { credentials: Creden
     const encryptHeader = header('x-encrypt-algorithm');
     // Without the header the body is taken as encrypted (the original's default, AES-CBC).
     const encryption = encryptHeader ? parseEncryptAlgorithm(encryptHeader) : 'AES-CBC';
-    if (!encryption) throw appError(openApiErrors.UNSUPPORTED_ENCRYPT_ALGORITHM, { params: { algorithm: encryptHeader } });
+    if (!encryption)
+      throw appError(openApiErrors.UNSUPPORTED_ENCRYPT_ALGORITHM, { params: { algorithm: encryptHeader } });
 
     const received = await readBody(c, header);
     const encrypted = encryption === 'AES-CBC' && received.byteLength > 0;
@@ -187,11 +232,27 @@ export function createOpenApiGate(deps: AppDeps, services: { credentials: Creden
     const query = rawQuery(c.req.url);
     const canonical = canonicalQuery(query);
     const signatureHolds = (content: string) => {
-      if (signatureMatches(algorithm, entry, stringToSign(method, path, canonical, content, timestamp, nonce), signature.trim())) return true;
+      if (
+        signatureMatches(
+          algorithm,
+          entry,
+          stringToSign(method, path, canonical, content, timestamp, nonce),
+          signature.trim(),
+        )
+      )
+        return true;
       // A JavaScript signer may have used encodeURIComponent, which leaves !'()* unescaped.
       if (!/%(?:21|27|28|29|2A)/.test(canonical)) return false;
       const loose = canonicalQuery(query, escapeUriComponent);
-      return loose !== canonical && signatureMatches(algorithm, entry, stringToSign(method, path, loose, content, timestamp, nonce), signature.trim());
+      return (
+        loose !== canonical &&
+        signatureMatches(
+          algorithm,
+          entry,
+          stringToSign(method, path, loose, content, timestamp, nonce),
+          signature.trim(),
+        )
+      );
     };
     const decrypt = () => decryptBody(received, aesKey(entry.secret!), header('x-encrypt-iv'), nonce);
 
@@ -212,7 +273,8 @@ export function createOpenApiGate(deps: AppDeps, services: { credentials: Creden
           throw appError(openApiErrors.DECRYPT_FAILED, { cause: error });
         }
       }
-      if (!sameText(presentedContent.toLowerCase(), contentSign(body, contentAlg))) throw appError(openApiErrors.CONTENT_SIGN_INVALID);
+      if (!sameText(presentedContent.toLowerCase(), contentSign(body, contentAlg)))
+        throw appError(openApiErrors.CONTENT_SIGN_INVALID);
     } else {
       // No content sign (allowed when RequireContentSignature is off): the string to sign
       // carries the body's digest, which needs the plain body first; a body that does not
@@ -232,13 +294,16 @@ export function createOpenApiGate(deps: AppDeps, services: { credentials: Creden
       const ttlMs = Math.max(options.NonceExpireSeconds * 1000, (seconds + toleranceSeconds) * 1000 - nowMs + 1000);
       const pending = nonces.claim(`${entry.appKey}:${nonce}`, ttlMs, seconds * 1000);
       const claim = pending instanceof Promise ? await pending : pending;
-      if (claim !== 'claimed') throw appError(claim === 'used' ? openApiErrors.REPLAYED : openApiErrors.PREDATES_NONCE_RECORD);
+      if (claim !== 'claimed')
+        throw appError(claim === 'used' ? openApiErrors.REPLAYED : openApiErrors.PREDATES_NONCE_RECORD);
     }
     credentials.touch(entry);
 
     // Either asks for an encrypted answer: the header, or the default for encrypted requests.
     const askedResponse = header('x-encrypt-response')?.trim().toLowerCase();
-    const encryptResponse = (askedResponse !== undefined && TRUTHY.has(askedResponse)) || (encrypted && options.EncryptResponseByDefaultWhenRequestEncrypted);
+    const encryptResponse =
+      (askedResponse !== undefined && TRUTHY.has(askedResponse)) ||
+      (encrypted && options.EncryptResponseByDefaultWhenRequestEncrypted);
     return {
       caller: { credentialId: entry.id, accessKey: entry.appKey, ownerUserId: entry.ownerUserId },
       body,
@@ -258,7 +323,10 @@ export function createOpenApiGate(deps: AppDeps, services: { credentials: Creden
     headers.set('x-content-sign', sign);
     headers.set('x-encrypt-algorithm', 'AES-CBC');
     headers.set('x-encrypt-iv', iv);
-    return new Response(JSON.stringify({ alg: 'AES-CBC', data, iv, contentSign: sign }), { status: response.status, headers });
+    return new Response(JSON.stringify({ alg: 'AES-CBC', data, iv, contentSign: sign }), {
+      status: response.status,
+      headers,
+    });
   }
 
   return {

@@ -10,7 +10,9 @@ import { issueCredential, startSignedServer, type IssuedCredential } from './tes
 /** docs/signed-calls.md's signed call with curl and openssl, run as written against a real server. */
 
 // The tools are part of the machine (see docs/signed-calls.md); a missing one fails here rather than skipping.
-const missingTools = ['bash', 'curl', 'openssl', 'awk'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
+const missingTools = ['bash', 'curl', 'openssl', 'awk'].filter(
+  (t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0,
+);
 
 describe('docs: a complete signed call with curl + openssl', () => {
   let server: TestServer;

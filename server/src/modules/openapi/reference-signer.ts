@@ -16,7 +16,14 @@ import { createHash, createHmac, createSign, randomUUID, type KeyObject } from '
 export function percentEncode(text: string): string {
   let out = '';
   for (const byte of Buffer.from(text, 'utf8')) {
-    const unreserved = (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2e || byte === 0x5f || byte === 0x7e;
+    const unreserved =
+      (byte >= 0x41 && byte <= 0x5a) ||
+      (byte >= 0x61 && byte <= 0x7a) ||
+      (byte >= 0x30 && byte <= 0x39) ||
+      byte === 0x2d ||
+      byte === 0x2e ||
+      byte === 0x5f ||
+      byte === 0x7e;
     out += unreserved ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
@@ -62,20 +69,39 @@ export interface ReferenceRequest {
 }
 
 /** The URL (path + query, each value percent-encoded) and the headers of a signed request. */
-export function referenceSign(credential: ReferenceCredential, request: ReferenceRequest): { url: string; headers: Record<string, string>; stringToSign: string } {
+export function referenceSign(
+  credential: ReferenceCredential,
+  request: ReferenceRequest,
+): { url: string; headers: Record<string, string>; stringToSign: string } {
   const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body);
-  const contentSign = createHash(request.contentHash ?? 'sha256').update(body).digest('hex');
+  const contentSign = createHash(request.contentHash ?? 'sha256')
+    .update(body)
+    .digest('hex');
   const timestamp = request.timestamp ?? String(Math.floor(Date.now() / 1000));
   const nonce = request.nonce ?? randomUUID().replaceAll('-', '');
   const query = request.query ?? [];
-  const text = [request.method.toUpperCase(), request.path, referenceCanonicalQuery(query), contentSign, timestamp, nonce].join('\n');
+  const text = [
+    request.method.toUpperCase(),
+    request.path,
+    referenceCanonicalQuery(query),
+    contentSign,
+    timestamp,
+    nonce,
+  ].join('\n');
   let signature: string;
   if (request.rsaPrivateKey) {
     signature = createSign('RSA-SHA256').update(text, 'utf8').sign(request.rsaPrivateKey, 'base64');
   } else {
-    const digest = createHmac(request.hash ?? 'sha256', Buffer.from(credential.appSecret, 'utf8')).update(text, 'utf8').digest();
+    const digest = createHmac(request.hash ?? 'sha256', Buffer.from(credential.appSecret, 'utf8'))
+      .update(text, 'utf8')
+      .digest();
     const encoding = request.encoding ?? 'hex';
-    signature = encoding === 'base64' ? digest.toString('base64') : encoding === 'HEX' ? digest.toString('hex').toUpperCase() : digest.toString('hex');
+    signature =
+      encoding === 'base64'
+        ? digest.toString('base64')
+        : encoding === 'HEX'
+          ? digest.toString('hex').toUpperCase()
+          : digest.toString('hex');
   }
   const search = query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&');
   return {

@@ -21,7 +21,8 @@ import { pollUntil } from '../../testing/poll.js';
  */
 
 const en = { 'X-Language': 'en-US' };
-const PREDATES = 'The request was signed before the record of used nonces began (it was reset), so it cannot be told from a replay; sign it again with the current time and a new X-Nonce.';
+const PREDATES =
+  'The request was signed before the record of used nonces began (it was reset), so it cannot be told from a replay; sign it again with the current time and a new X-Nonce.';
 const REPLAYED = 'Replayed request: this X-Nonce was already used.';
 const ping = { method: 'GET', path: '/api/openapi/Ping' } as const;
 // Both servers of a restart must open the secrets either one sealed.
@@ -39,7 +40,8 @@ const accepted = { status: 200, code: 200, data: expect.objectContaining({ ok: t
 const predates = { status: 409, code: 409, data: PREDATES };
 const replayed = { status: 409, code: 409, data: REPLAYED };
 
-const until = (check: () => Promise<boolean>, what: string) => pollUntil(check, { what, timeoutMs: 15_000, intervalMs: 50 });
+const until = (check: () => Promise<boolean>, what: string) =>
+  pollUntil(check, { what, timeoutMs: 15_000, intervalMs: 50 });
 
 describe('a single node restarted (the in-process record of nonces)', () => {
   let backends: TestBackends;
@@ -146,7 +148,14 @@ describe('two nodes sharing a Redis that restarts', () => {
 
   beforeAll(async () => {
     redis = await startRestartableRedis();
-    cluster = await startTwoNodes({ Saas: { Auth: { CaptchaEnabled: false } }, OpenApiSecurity: { IsEnabled: true, ProtectedPathPrefixes: ['/api/openapi'] }, ...CREDENTIAL_KEYS }, { redisUrl: redis.url });
+    cluster = await startTwoNodes(
+      {
+        Saas: { Auth: { CaptchaEnabled: false } },
+        OpenApiSecurity: { IsEnabled: true, ProtectedPathPrefixes: ['/api/openapi'] },
+        ...CREDENTIAL_KEYS,
+      },
+      { redisUrl: redis.url },
+    );
     await untilNextSecond(cluster.nodes[0].runtime.deps.clock);
   });
   afterAll(async () => {
@@ -157,9 +166,17 @@ describe('two nodes sharing a Redis that restarts', () => {
   it('a request accepted by node A before the restart is refused by both nodes after it', async () => {
     const [a, b] = cluster.nodes;
     const user = await createTestUser(a.runtime.deps);
-    const login = await fetch(`${a.url}/api/Auth/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.email, password: user.password }) });
+    const login = await fetch(`${a.url}/api/Auth/Login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: user.email, password: user.password }),
+    });
     const token = ((await login.json()) as { data: { token: { accessToken: string } } }).data.token.accessToken;
-    const created = await fetch(`${a.url}/api/Profile/ApiCredential`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    const created = await fetch(`${a.url}/api/Profile/ApiCredential`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     const cred = ((await created.json()) as { data: ReferenceCredential }).data;
 
     const before = referenceSign(cred, ping);

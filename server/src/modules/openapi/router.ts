@@ -6,7 +6,15 @@ import { zIdOut } from '../../rpc/wire.js';
 import { defineMessages, translate } from '../../i18n/messages.js';
 
 const texts = defineMessages('openApiPing', {
-  verified: { 'zh-CN': 'OpenAPI 签名校验通过', 'zh-TW': 'OpenAPI 簽章校驗通過', 'en-US': 'OpenAPI signature verified', 'ja-JP': 'OpenAPI 署名の検証に成功しました', 'ko-KR': 'OpenAPI 서명 검증 통과', 'de-DE': 'OpenAPI-Signatur geprüft', 'hi-IN': 'OpenAPI हस्ताक्षर सत्यापित' },
+  verified: {
+    'zh-CN': 'OpenAPI 签名校验通过',
+    'zh-TW': 'OpenAPI 簽章校驗通過',
+    'en-US': 'OpenAPI signature verified',
+    'ja-JP': 'OpenAPI 署名の検証に成功しました',
+    'ko-KR': 'OpenAPI 서명 검증 통과',
+    'de-DE': 'OpenAPI-Signatur geprüft',
+    'hi-IN': 'OpenAPI हस्ताक्षर सत्यापित',
+  },
 });
 
 /**
@@ -20,9 +28,18 @@ export const openApiRouter = router({
     .meta({
       method: 'GET',
       summary: 'Signed-call self-test: who signed',
-      description: 'Needs the signature headers when OpenApiSecurity protects the path. `serverTimeUtc` is UTC whatever X-Timezone says.',
+      description:
+        'Needs the signature headers when OpenApiSecurity protects the path. `serverTimeUtc` is UTC whatever X-Timezone says.',
     })
-    .output(z.object({ ok: z.boolean(), message: z.string(), accessKey: z.string().optional(), ownerUserId: zIdOut().optional(), serverTimeUtc: z.string() }))
+    .output(
+      z.object({
+        ok: z.boolean(),
+        message: z.string(),
+        accessKey: z.string().optional(),
+        ownerUserId: zIdOut().optional(),
+        serverTimeUtc: z.string(),
+      }),
+    )
     .query(({ ctx }) => {
       const caller = ctx.signed?.caller;
       return {
@@ -38,7 +55,8 @@ export const openApiRouter = router({
   EchoAsync: publicProcedure
     .meta({
       summary: 'Signed-call self-test: the request body unchanged',
-      description: 'The exact bytes of the (decrypted) JSON body come back as `data` on REST calls; an empty body gives no `data`.',
+      description:
+        'The exact bytes of the (decrypted) JSON body come back as `data` on REST calls; an empty body gives no `data`.',
     })
     .input(z.unknown())
     .output(z.unknown())

@@ -4,13 +4,22 @@ import { ManualClock } from '../../infra/clock.js';
 import { aesKey, decryptBody, encryptBody, nonceIv, parseEncryptAlgorithm } from './body-crypto.js';
 import { localNonces } from './nonces.js';
 import { percentEncode, referenceCanonicalQuery, referenceSign } from './reference-signer.js';
-import { canonicalQuery, contentSign, escapeDataString, matchesDigest, normalizeAlgorithm, stringToSign } from './signature.js';
+import {
+  canonicalQuery,
+  contentSign,
+  escapeDataString,
+  matchesDigest,
+  normalizeAlgorithm,
+  stringToSign,
+} from './signature.js';
 
 /** The signature rules as pure functions, checked against the reference signer and fixed vectors. */
 
 describe('canonical query', () => {
   it('escapes like .NET Uri.EscapeDataString (RFC 3986 unreserved only)', () => {
-    expect(escapeDataString("a-_.~ !*'()+&=/?#%é中😀")).toBe('a-_.~%20%21%2A%27%28%29%2B%26%3D%2F%3F%23%25%C3%A9%E4%B8%AD%F0%9F%98%80');
+    expect(escapeDataString("a-_.~ !*'()+&=/?#%é中😀")).toBe(
+      'a-_.~%20%21%2A%27%28%29%2B%26%3D%2F%3F%23%25%C3%A9%E4%B8%AD%F0%9F%98%80',
+    );
   });
 
   it('sorts by key then value, ordinally (upper case before lower case), keeping repeated keys', () => {
@@ -25,7 +34,8 @@ describe('canonical query', () => {
     for (let run = 0; run < 300; run++) {
       const pairs: Array<[string, string]> = [];
       const n = 1 + (randomBytes(1)[0]! % 6);
-      const word = () => Array.from({ length: randomBytes(1)[0]! % 5 }, () => alphabet[randomBytes(1)[0]! % alphabet.length]).join('');
+      const word = () =>
+        Array.from({ length: randomBytes(1)[0]! % 5 }, () => alphabet[randomBytes(1)[0]! % alphabet.length]).join('');
       for (let i = 0; i < n; i++) pairs.push([word() || 'k', word()]);
       const raw = pairs.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&');
       expect(canonicalQuery(raw), raw).toBe(referenceCanonicalQuery(pairs));
@@ -35,18 +45,39 @@ describe('canonical query', () => {
 
 describe('string to sign and digests', () => {
   it('joins the six segments with a line feed, method upper-cased', () => {
-    expect(stringToSign('get', '/api/openapi/Ping', 'a=1', 'cs', '1700000000', 'n1')).toBe('GET\n/api/openapi/Ping\na=1\ncs\n1700000000\nn1');
+    expect(stringToSign('get', '/api/openapi/Ping', 'a=1', 'cs', '1700000000', 'n1')).toBe(
+      'GET\n/api/openapi/Ping\na=1\ncs\n1700000000\nn1',
+    );
   });
 
   it('hashes "" for an absent body', () => {
     expect(contentSign(undefined, 'SHA256')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-    expect(contentSign(new TextEncoder().encode('abc'), 'SHA256')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(contentSign(new TextEncoder().encode('abc'), 'SHA256')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 
   it('reproduces the reference signer byte for byte', () => {
     const credential = { appKey: 'ak_x', appSecret: 'sk_secret' };
-    const signed = referenceSign(credential, { method: 'POST', path: '/api/openapi/Echo', query: [['b', '1'], ['a', 'x y']], body: '{"a":1}', timestamp: '1700000000', nonce: 'abc' });
-    const ours = stringToSign('POST', '/api/openapi/Echo', canonicalQuery('b=1&a=x%20y'), contentSign(new TextEncoder().encode('{"a":1}'), 'SHA256'), '1700000000', 'abc');
+    const signed = referenceSign(credential, {
+      method: 'POST',
+      path: '/api/openapi/Echo',
+      query: [
+        ['b', '1'],
+        ['a', 'x y'],
+      ],
+      body: '{"a":1}',
+      timestamp: '1700000000',
+      nonce: 'abc',
+    });
+    const ours = stringToSign(
+      'POST',
+      '/api/openapi/Echo',
+      canonicalQuery('b=1&a=x%20y'),
+      contentSign(new TextEncoder().encode('{"a":1}'), 'SHA256'),
+      '1700000000',
+      'abc',
+    );
     expect(ours).toBe(signed.stringToSign);
     const digest = createHmac('sha256', 'sk_secret').update(ours).digest();
     expect(signed.headers['X-Signature']).toBe(digest.toString('hex'));
@@ -82,7 +113,9 @@ describe('AES body encryption', () => {
   it('round-trips, and refuses malformed input', () => {
     const key = aesKey(Buffer.from('sk_abc'));
     const { data, iv } = encryptBody(Buffer.from('{"a":1}'), key);
-    expect(decryptBody(Buffer.from(JSON.stringify({ alg: 'AES-CBC', data, iv })), key, undefined, 'n').toString()).toBe('{"a":1}');
+    expect(decryptBody(Buffer.from(JSON.stringify({ alg: 'AES-CBC', data, iv })), key, undefined, 'n').toString()).toBe(
+      '{"a":1}',
+    );
     expect(decryptBody(Buffer.from(data), key, iv, 'n').toString()).toBe('{"a":1}');
     expect(() => decryptBody(Buffer.from('{"a":1}'), key, undefined, 'n')).toThrow();
     expect(() => decryptBody(Buffer.from('not base64!'), key, undefined, 'n')).toThrow();

@@ -12,7 +12,11 @@ import { createHash, createHmac, timingSafeEqual, verify, type KeyObject } from 
 export type SignAlgorithm = 'HMACSHA256' | 'HMACSHA512' | 'HMACSHA1' | 'RSASHA256' | 'SM2';
 export type ContentAlgorithm = 'SHA256' | 'SHA512' | 'MD5';
 
-const HMAC_HASH: Record<Exclude<SignAlgorithm, 'RSASHA256' | 'SM2'>, string> = { HMACSHA256: 'sha256', HMACSHA512: 'sha512', HMACSHA1: 'sha1' };
+const HMAC_HASH: Record<Exclude<SignAlgorithm, 'RSASHA256' | 'SM2'>, string> = {
+  HMACSHA256: 'sha256',
+  HMACSHA512: 'sha512',
+  HMACSHA1: 'sha1',
+};
 const CONTENT_HASH: Record<ContentAlgorithm, string> = { SHA256: 'sha256', SHA512: 'sha512', MD5: 'md5' };
 
 /** Algorithm names compare without case, dashes, underscores or spaces (`HMAC-SHA256` = `hmacsha256`). */
@@ -54,10 +58,19 @@ export function sortedQuery(rawQuery: string): Array<[string, string]> {
 
 /** The canonical query of a raw query string (without `?`). */
 export function canonicalQuery(rawQuery: string, escapeText: (text: string) => string = escapeDataString): string {
-  return sortedQuery(rawQuery).map(([k, v]) => `${escapeText(k)}=${escapeText(v)}`).join('&');
+  return sortedQuery(rawQuery)
+    .map(([k, v]) => `${escapeText(k)}=${escapeText(v)}`)
+    .join('&');
 }
 
-export function stringToSign(method: string, path: string, query: string, contentSign: string, timestamp: string, nonce: string): string {
+export function stringToSign(
+  method: string,
+  path: string,
+  query: string,
+  contentSign: string,
+  timestamp: string,
+  nonce: string,
+): string {
   return `${method.toUpperCase()}\n${path}\n${query}\n${contentSign}\n${timestamp}\n${nonce}`;
 }
 
@@ -88,13 +101,17 @@ const HEX = /^[0-9a-fA-F]+$/;
 
 /** Whether a presented HMAC (hex in any case, or exact Base64) equals the expected digest, in constant time. */
 export function matchesDigest(presented: string, expected: Buffer): boolean {
-  if (presented.length === expected.length * 2 && HEX.test(presented)) return timingSafeEqual(Buffer.from(presented, 'hex'), expected);
+  if (presented.length === expected.length * 2 && HEX.test(presented))
+    return timingSafeEqual(Buffer.from(presented, 'hex'), expected);
   return sameText(presented, expected.toString('base64'));
 }
 
 /** RSASSA-PKCS1-v1_5 with SHA-256 over the string to sign; the signature in Base64 or hex. */
 export function verifyRsa(publicKey: KeyObject, text: string, presented: string): boolean {
-  const signature = HEX.test(presented) && presented.length % 2 === 0 ? Buffer.from(presented, 'hex') : Buffer.from(presented, 'base64');
+  const signature =
+    HEX.test(presented) && presented.length % 2 === 0
+      ? Buffer.from(presented, 'hex')
+      : Buffer.from(presented, 'base64');
   try {
     return verify('sha256', Buffer.from(text, 'utf8'), publicKey, signature);
   } catch {

@@ -5,7 +5,8 @@ import { parseSm2PublicKey, verifySm2 } from './sm2.js';
 
 /** The server's SM2 check against an independent implementation (sm-crypto, as partners use it). */
 
-const TEXT = 'POST\n/api/openapi/Echo\na=1&b=%C3%A9\n3a6eb0790f39ac87c94f3856b2dd2c5d110e6811602261a9a923d3bb23adc8b7\n1760000000\nnonce-é';
+const TEXT =
+  'POST\n/api/openapi/Echo\na=1&b=%C3%A9\n3a6eb0790f39ac87c94f3856b2dd2c5d110e6811602261a9a923d3bb23adc8b7\n1760000000\nnonce-é';
 
 describe('SM2 signatures', () => {
   it('verifies what sm-crypto signs (Z_A with the default id, SM3), as raw r||s in hex or Base64 and as DER', () => {
@@ -34,13 +35,20 @@ describe('SM2 signatures', () => {
     const key = parseSm2PublicKey(pem)!;
     expect(key).toEqual(parseSm2PublicKey(hex));
     expect(verifySm2(key, TEXT, sm2.doSignature(TEXT, privateKey, { hash: true }))).toBe(true);
-    expect(parseSm2PublicKey(generateKeyPairSync('ec', { namedCurve: 'SM2' }).publicKey.export({ type: 'spki', format: 'pem' }).toString())).toBeDefined();
+    expect(
+      parseSm2PublicKey(
+        generateKeyPairSync('ec', { namedCurve: 'SM2' }).publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      ),
+    ).toBeDefined();
 
     expect(parseSm2PublicKey(hex.slice(2))).toEqual(parseSm2PublicKey(hex)); // without the 04 prefix
     expect(parseSm2PublicKey(`04${'1'.repeat(128)}`)).toBeUndefined(); // not on the curve
-    const p256 = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const p256 = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+      .publicKey.export({ type: 'spki', format: 'pem' })
+      .toString();
     expect(parseSm2PublicKey(p256)).toBeUndefined();
     expect(parseSm2PublicKey('not a key')).toBeUndefined();
-    for (const bad of ['', 'zz', '00'.repeat(64), 'ff'.repeat(64), '30'.repeat(40)]) expect(verifySm2(key, TEXT, bad)).toBe(false);
+    for (const bad of ['', 'zz', '00'.repeat(64), 'ff'.repeat(64), '30'.repeat(40)])
+      expect(verifySm2(key, TEXT, bad)).toBe(false);
   });
 });

@@ -89,7 +89,8 @@ export interface Sm2PublicKey {
 export function parseSm2PublicKey(text: string): Sm2PublicKey | undefined {
   const trimmed = text.trim();
   let raw: Buffer | undefined;
-  if (/^(04)?[0-9a-f]{128}$/i.test(trimmed)) raw = Buffer.from(trimmed.length === 128 ? `04${trimmed}` : trimmed, 'hex');
+  if (/^(04)?[0-9a-f]{128}$/i.test(trimmed))
+    raw = Buffer.from(trimmed.length === 128 ? `04${trimmed}` : trimmed, 'hex');
   else if (trimmed.startsWith('-----BEGIN PUBLIC KEY-----')) {
     // SubjectPublicKeyInfo of a point on the SM2 curve. Read here rather than by OpenSSL, which
     // gives such keys a type Node does not name.
@@ -108,7 +109,12 @@ export function parseSm2PublicKey(text: string): Sm2PublicKey | undefined {
 /** r and s from raw r||s (64 bytes) or DER, given in hex or Base64. */
 function parseSignature(text: string): [bigint, bigint] | undefined {
   const t = text.trim();
-  const bytes = /^[0-9a-f]+$/i.test(t) && t.length % 2 === 0 ? Buffer.from(t, 'hex') : /^[A-Za-z0-9+/]+={0,2}$/.test(t) ? Buffer.from(t, 'base64') : undefined;
+  const bytes =
+    /^[0-9a-f]+$/i.test(t) && t.length % 2 === 0
+      ? Buffer.from(t, 'hex')
+      : /^[A-Za-z0-9+/]+={0,2}$/.test(t)
+        ? Buffer.from(t, 'base64')
+        : undefined;
   if (!bytes) return undefined;
   if (bytes.length === 64) return [toBig(bytes.subarray(0, 32)), toBig(bytes.subarray(32))];
   // DER: SEQUENCE { INTEGER r, INTEGER s } with short lengths (at most 72 bytes in all).

@@ -11,7 +11,8 @@ import { referenceSign, type ReferenceCredential, type ReferenceRequest } from '
 
 function merge(a: Record<string, any>, b: Record<string, any>): Record<string, any> {
   const out = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = v && typeof v === 'object' && !Array.isArray(v) && typeof a[k] === 'object' ? merge(a[k], v) : v;
+  for (const [k, v] of Object.entries(b))
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && typeof a[k] === 'object' ? merge(a[k], v) : v;
   return out;
 }
 
@@ -29,9 +30,18 @@ export async function untilNextSecond(clock: Clock): Promise<void> {
  * A server with the signature check on for /api/openapi (the deployed prefix) unless told
  * otherwise, answering once a request signed now is newer than its record of used nonces.
  */
-export async function startSignedServer(config: Record<string, any> = {}, options: { clock?: Clock } = {}): Promise<TestServer> {
+export async function startSignedServer(
+  config: Record<string, any> = {},
+  options: { clock?: Clock } = {},
+): Promise<TestServer> {
   const server = await startTestServer({
-    config: merge({ Saas: { Auth: { CaptchaEnabled: false } }, OpenApiSecurity: { IsEnabled: true, ProtectedPathPrefixes: ['/api/openapi'] } }, config),
+    config: merge(
+      {
+        Saas: { Auth: { CaptchaEnabled: false } },
+        OpenApiSecurity: { IsEnabled: true, ProtectedPathPrefixes: ['/api/openapi'] },
+      },
+      config,
+    ),
     ...options,
   });
   await untilNextSecond(server.runtime.deps.clock);
@@ -45,10 +55,19 @@ export interface IssuedCredential extends ReferenceCredential {
 }
 
 /** A user who logs in and creates a credential over HTTP (the way a person would). */
-export async function issueCredential(server: TestServer, body: Record<string, unknown> = {}, userOptions: TestUserOptions = {}, user?: TestUser): Promise<IssuedCredential> {
+export async function issueCredential(
+  server: TestServer,
+  body: Record<string, unknown> = {},
+  userOptions: TestUserOptions = {},
+  user?: TestUser,
+): Promise<IssuedCredential> {
   const owner = user ?? (await createTestUser(server.runtime.deps, userOptions));
   const token = await loginAs(server, owner);
-  const res = await server.json('/api/Profile/ApiCredential', { method: 'POST', headers: bearer(token.accessToken), json: body });
+  const res = await server.json('/api/Profile/ApiCredential', {
+    method: 'POST',
+    headers: bearer(token.accessToken),
+    json: body,
+  });
   if (res.status !== 200) throw new Error(`create credential failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { ...res.body.data, user: owner, accessToken: token.accessToken };
 }
@@ -58,7 +77,9 @@ export async function seedCredential(deps: AppDeps, userId: bigint): Promise<Ref
   const appKey = `ak_${randomAlphanumeric(24)}`;
   const appSecret = `sk_${randomAlphanumeric(43)}`;
   const sealed = deps.credentials.seal(appSecret, appKey);
-  await deps.db.insert(apiCredentials).values({ id: deps.ids.next(), userId, appKey, secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId });
+  await deps.db
+    .insert(apiCredentials)
+    .values({ id: deps.ids.next(), userId, appKey, secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId });
   return { appKey, appSecret };
 }
 
@@ -87,7 +108,14 @@ export async function signedCall(server: TestServer, credential: ReferenceCreden
   } catch {
     body = text;
   }
-  return { status: res.status, headers: res.headers, body, text, nonce: signed.headers['X-Nonce']!, stringToSign: signed.stringToSign };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body,
+    text,
+    nonce: signed.headers['X-Nonce']!,
+    stringToSign: signed.stringToSign,
+  };
 }
 
 export const nowSeconds = (deps: AppDeps) => String(Math.floor(deps.clock.nowMs() / 1000));

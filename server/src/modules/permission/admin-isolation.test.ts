@@ -1,7 +1,18 @@
 import { eq, inArray, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  departmentHierarchy, departments, menus, positions, roleDataScopeDepartments, roleInheritances, rolePermissions, roles, tenantInvitations, tenantMemberships, tenants, userRoles,
+  departmentHierarchy,
+  departments,
+  menus,
+  positions,
+  roleDataScopeDepartments,
+  roleInheritances,
+  rolePermissions,
+  roles,
+  tenantInvitations,
+  tenantMemberships,
+  tenants,
+  userRoles,
 } from '../../../../db/schema/index.js';
 import { createTestUser } from '../../testing/auth-fixtures.js';
 import type { TestServer } from '../../testing/harness.js';
@@ -36,24 +47,54 @@ beforeAll(async () => {
     return res.body.data;
   };
   // Tenant B's records, made through B's own administrator.
-  B.dept = ok(await b.post('/api/Department/Department', { departmentName: `${MARK} root`, departmentCode: `${MARK}-d` })).basicId;
-  B.deptChild = ok(await b.post('/api/Department/Department', { parentId: B.dept, departmentName: `${MARK} child` })).basicId;
-  B.role = ok(await b.post('/api/Role/Role', { roleCode: `${MARK}_r1`, roleName: `${MARK} role`, roleDescription: MARK, dataScope: 'Custom', departmentIds: [B.deptChild] })).basicId;
+  B.dept = ok(
+    await b.post('/api/Department/Department', { departmentName: `${MARK} root`, departmentCode: `${MARK}-d` }),
+  ).basicId;
+  B.deptChild = ok(
+    await b.post('/api/Department/Department', { parentId: B.dept, departmentName: `${MARK} child` }),
+  ).basicId;
+  B.role = ok(
+    await b.post('/api/Role/Role', {
+      roleCode: `${MARK}_r1`,
+      roleName: `${MARK} role`,
+      roleDescription: MARK,
+      dataScope: 'Custom',
+      departmentIds: [B.deptChild],
+    }),
+  ).basicId;
   B.parentRole = ok(await b.post('/api/Role/Role', { roleCode: `${MARK}_r2`, roleName: `${MARK} parent` })).basicId;
   ok(await b.post('/api/Role/RolePermission', { roleId: B.role, permissionCode: 'saas:position:read' }));
   ok(await b.post('/api/Role/RoleHierarchy', { roleId: B.role, parentRoleId: B.parentRole }));
-  B.position = ok(await b.post('/api/Position/Position', { positionCode: `${MARK}-p`, positionName: `${MARK} position` })).basicId;
-  B.menu = ok(await b.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: `${MARK}-m`, menuName: `${MARK} menu`, path: `/${MARK}` })).basicId;
+  B.position = ok(
+    await b.post('/api/Position/Position', { positionCode: `${MARK}-p`, positionName: `${MARK} position` }),
+  ).basicId;
+  B.menu = ok(
+    await b.post('/api/Menu/Menu', {
+      menuType: 'Menu',
+      menuCode: `${MARK}-m`,
+      menuName: `${MARK} menu`,
+      path: `/${MARK}`,
+    }),
+  ).basicId;
   const bUser = await createTestUser(deps, { tenantId: tenantB, userName: `${MARK}_user`, nickName: `${MARK} nick` });
   B.user = String(bUser.id);
-  B.membership = ok(await b.post('/api/TenantMember/TenantMember', { userId: B.user, displayName: `${MARK} member` })).basicId;
+  B.membership = ok(
+    await b.post('/api/TenantMember/TenantMember', { userId: B.user, displayName: `${MARK} member` }),
+  ).basicId;
   B.tenant = String(tenantB);
-  B.invitation = ok(await b.post('/api/TenantInvitation/TenantInvitation', { email: `${MARK}@example.test`, displayName: `${MARK} guest` })).basicId;
+  B.invitation = ok(
+    await b.post('/api/TenantInvitation/TenantInvitation', {
+      email: `${MARK}@example.test`,
+      displayName: `${MARK} guest`,
+    }),
+  ).basicId;
 
   // Tenant A's own records, to aim at B's from.
   A.role = ok(await a.post('/api/Role/Role', { roleCode: 'alpha_r', roleName: 'Alpha role' })).basicId;
   A.dept = ok(await a.post('/api/Department/Department', { departmentName: 'Alpha dept' })).basicId;
-  A.menu = ok(await a.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: 'alpha-m', menuName: 'Alpha menu' })).basicId;
+  A.menu = ok(
+    await a.post('/api/Menu/Menu', { menuType: 'Menu', menuCode: 'alpha-m', menuName: 'Alpha menu' }),
+  ).basicId;
 });
 afterAll(() => server.close());
 
@@ -65,11 +106,24 @@ async function rowsOfB() {
   return {
     tenant: await db.select().from(tenants).where(eq(tenants.id, tenantB)),
     roles: byId(await db.select().from(roles).where(eq(roles.tenantId, tenantB))),
-    grants: (await db.select().from(rolePermissions).where(inArray(rolePermissions.roleId, roleIds))).map((g) => `${g.roleId}:${g.permissionId}:${g.status}`).sort(),
-    inheritance: (await db.select().from(roleInheritances).where(or(inArray(roleInheritances.roleId, roleIds), inArray(roleInheritances.parentRoleId, roleIds)))).map((i) => `${i.roleId}>${i.parentRoleId}`).sort(),
-    scopes: (await db.select().from(roleDataScopeDepartments).where(inArray(roleDataScopeDepartments.roleId, roleIds))).map((s) => `${s.roleId}:${s.departmentId}`).sort(),
+    grants: (await db.select().from(rolePermissions).where(inArray(rolePermissions.roleId, roleIds)))
+      .map((g) => `${g.roleId}:${g.permissionId}:${g.status}`)
+      .sort(),
+    inheritance: (
+      await db
+        .select()
+        .from(roleInheritances)
+        .where(or(inArray(roleInheritances.roleId, roleIds), inArray(roleInheritances.parentRoleId, roleIds)))
+    )
+      .map((i) => `${i.roleId}>${i.parentRoleId}`)
+      .sort(),
+    scopes: (await db.select().from(roleDataScopeDepartments).where(inArray(roleDataScopeDepartments.roleId, roleIds)))
+      .map((s) => `${s.roleId}:${s.departmentId}`)
+      .sort(),
     departments: byId(await db.select().from(departments).where(eq(departments.tenantId, tenantB))),
-    closure: (await db.select().from(departmentHierarchy).where(eq(departmentHierarchy.tenantId, tenantB))).map((c) => `${c.ancestorId}>${c.descendantId}:${c.depth}:${c.pathName}`).sort(),
+    closure: (await db.select().from(departmentHierarchy).where(eq(departmentHierarchy.tenantId, tenantB)))
+      .map((c) => `${c.ancestorId}>${c.descendantId}:${c.depth}:${c.pathName}`)
+      .sort(),
     positions: byId(await db.select().from(positions).where(eq(positions.tenantId, tenantB))),
     menus: byId(await db.select().from(menus).where(eq(menus.tenantId, tenantB))),
     memberships: byId(await db.select().from(tenantMemberships).where(eq(tenantMemberships.tenantId, tenantB))),
@@ -81,12 +135,34 @@ async function rowsOfB() {
 type Attempt = [label: string, call: () => Promise<Call>, request: unknown, route: string];
 
 function attempts(): { reads: Attempt[]; writes: Attempt[]; creations: Attempt[] } {
-  const r = (label: string, path: string, q: Record<string, unknown> = {}): Attempt => [label, () => a.get(path, q), q, `GET ${path}`];
-  const p = (label: string, path: string, body: Record<string, unknown>): Attempt => [label, () => a.post(path, body), body, `POST ${path}`];
-  const u = (label: string, path: string, body: Record<string, unknown>): Attempt => [label, () => a.put(path, body), body, `PUT ${path}`];
-  const d = (label: string, path: string, q: Record<string, unknown>): Attempt => [label, () => a.del(path, q), q, `DELETE ${path}`];
+  const r = (label: string, path: string, q: Record<string, unknown> = {}): Attempt => [
+    label,
+    () => a.get(path, q),
+    q,
+    `GET ${path}`,
+  ];
+  const p = (label: string, path: string, body: Record<string, unknown>): Attempt => [
+    label,
+    () => a.post(path, body),
+    body,
+    `POST ${path}`,
+  ];
+  const u = (label: string, path: string, body: Record<string, unknown>): Attempt => [
+    label,
+    () => a.put(path, body),
+    body,
+    `PUT ${path}`,
+  ];
+  const d = (label: string, path: string, q: Record<string, unknown>): Attempt => [
+    label,
+    () => a.del(path, q),
+    q,
+    `DELETE ${path}`,
+  ];
   const ids = (...keys: string[]) => keys.map((k) => B[k]);
-  const filterIds = (...keys: string[]) => ({ conditions: { filters: [{ field: 'basicId', operator: 'In', values: ids(...keys) }] } });
+  const filterIds = (...keys: string[]) => ({
+    conditions: { filters: [{ field: 'basicId', operator: 'In', values: ids(...keys) }] },
+  });
   const keyword = (fields: string[]) => ({ conditions: { keyword: { value: MARK, fields } } });
 
   const reads: Attempt[] = [
@@ -112,12 +188,16 @@ function attempts(): { reads: Attempt[]; writes: Attempt[]; creations: Attempt[]
     r('MenuDetail', '/api/MenuQuery/MenuDetail', { id: B.menu }),
     p('MenuPage keyword', '/api/MenuQuery/MenuPage', { keyword: MARK }),
     p('MenuPage ids', '/api/MenuQuery/MenuPage', filterIds('menu')),
-    p('MenuPage path', '/api/MenuQuery/MenuPage', { conditions: { filters: [{ field: 'path', operator: 'Contains', value: MARK }] } }),
+    p('MenuPage path', '/api/MenuQuery/MenuPage', {
+      conditions: { filters: [{ field: 'path', operator: 'Contains', value: MARK }] },
+    }),
     r('MenuList', '/api/MenuQuery/MenuList'),
     r('MenuTree', '/api/MenuQuery/MenuTree'),
     r('TenantMemberDetail', '/api/TenantMemberQuery/TenantMemberDetail', { id: B.membership }),
     p('TenantMemberPage keyword', '/api/TenantMemberQuery/TenantMemberPage', { keyword: MARK }),
-    p('TenantMemberPage user', '/api/TenantMemberQuery/TenantMemberPage', { conditions: { filters: [{ field: 'userId', operator: 'Equal', value: B.user }] } }),
+    p('TenantMemberPage user', '/api/TenantMemberQuery/TenantMemberPage', {
+      conditions: { filters: [{ field: 'userId', operator: 'Equal', value: B.user }] },
+    }),
     p('TenantMemberPage ids', '/api/TenantMemberQuery/TenantMemberPage', filterIds('membership')),
     p('TenantInvitationPage keyword', '/api/TenantInvitationQuery/TenantInvitationPage', { keyword: MARK }),
     p('TenantInvitationPage ids', '/api/TenantInvitationQuery/TenantInvitationPage', filterIds('invitation')),
@@ -136,11 +216,24 @@ function attempts(): { reads: Attempt[]; writes: Attempt[]; creations: Attempt[]
     d('DeleteRole', '/api/Role/Role', { id: B.parentRole }),
     p('GrantRolePermission', '/api/Role/RolePermission', { roleId: B.role, permissionCode: 'saas:role:read' }),
     d('RevokeRolePermission', '/api/Role/RolePermission', { roleId: B.role, permissionCode: 'saas:position:read' }),
-    u('RolePermissionStatus', '/api/Role/RolePermissionStatus', { roleId: B.role, permissionCode: 'saas:position:read', status: 'Disabled' }),
+    u('RolePermissionStatus', '/api/Role/RolePermissionStatus', {
+      roleId: B.role,
+      permissionCode: 'saas:position:read',
+      status: 'Disabled',
+    }),
     p('BatchRolePermissions', '/api/Role/BatchUpdateRolePermissions', { roleId: B.role, permissionCodes: [] }),
     u('RoleDataScope of B', '/api/Role/RoleDataScope', { roleId: B.role, dataScope: 'All' }),
-    u("RoleDataScope over B's department", '/api/Role/RoleDataScope', { roleId: A.role, dataScope: 'Custom', departmentIds: [B.dept] }),
-    p('CreateRole over B\'s department', '/api/Role/Role', { roleCode: 'alpha_scope', roleName: 'Alpha scope', dataScope: 'Custom', departmentIds: [B.deptChild] }),
+    u("RoleDataScope over B's department", '/api/Role/RoleDataScope', {
+      roleId: A.role,
+      dataScope: 'Custom',
+      departmentIds: [B.dept],
+    }),
+    p("CreateRole over B's department", '/api/Role/Role', {
+      roleCode: 'alpha_scope',
+      roleName: 'Alpha scope',
+      dataScope: 'Custom',
+      departmentIds: [B.deptChild],
+    }),
     p("Inherit B's role", '/api/Role/RoleHierarchy', { roleId: A.role, parentRoleId: B.parentRole }),
     p('B inherits A', '/api/Role/RoleHierarchy', { roleId: B.role, parentRoleId: A.role }),
     d('Unlink B', '/api/Role/RoleHierarchy', { roleId: B.role, parentRoleId: B.parentRole }),
@@ -157,7 +250,12 @@ function attempts(): { reads: Attempt[]; writes: Attempt[]; creations: Attempt[]
     u('UpdateMenu', '/api/Menu/Menu', { basicId: B.menu, menuName: 'hijacked' }),
     u('MenuStatus', '/api/Menu/MenuStatus', { basicId: B.menu, status: 'Disabled' }),
     d('DeleteMenu', '/api/Menu/Menu', { id: B.menu }),
-    p('Menu under B', '/api/Menu/Menu', { parentId: B.menu, menuType: 'Button', menuCode: 'alpha-b', menuName: 'Intruder' }),
+    p('Menu under B', '/api/Menu/Menu', {
+      parentId: B.menu,
+      menuType: 'Button',
+      menuCode: 'alpha-b',
+      menuName: 'Intruder',
+    }),
     u('Move menu under B', '/api/Menu/Menu', { basicId: A.menu, parentId: B.menu }),
     u('UpdateMembership', '/api/TenantMember/TenantMember', { basicId: B.membership, status: 'Disabled' }),
     d('RemoveMembership', '/api/TenantMember/TenantMember', { id: B.membership }),
@@ -223,7 +321,11 @@ describe("tenant isolation of the administration endpoints (tenant A's administr
     }
     expect(await rowsOfB()).toEqual(before);
     // B's administrator works on undisturbed.
-    expect((await b.get('/api/RoleQuery/RolePermissions', { roleId: B.role })).body.data.map((g: { permissionCode: string }) => g.permissionCode)).toEqual(['saas:position:read']);
+    expect(
+      (await b.get('/api/RoleQuery/RolePermissions', { roleId: B.role })).body.data.map(
+        (g: { permissionCode: string }) => g.permissionCode,
+      ),
+    ).toEqual(['saas:position:read']);
   });
 
   it('tries every endpoint of these modules', async () => {
@@ -231,7 +333,11 @@ describe("tenant isolation of the administration endpoints (tenant A's administr
     const tried = new Set([...reads, ...writes, ...creations].map(([, , , route]) => route));
     const doc = (await server.json('/openapi/v1.json')).body;
     const mine = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
-      .filter(([path]) => /^\/api\/(Role|RoleQuery|Department|DepartmentQuery|Position|PositionQuery|Menu|MenuQuery|Tenant|TenantQuery|TenantMember|TenantMemberQuery|TenantInvitation|TenantInvitationQuery|Edition|EditionQuery|PermissionQuery)\//.test(path))
+      .filter(([path]) =>
+        /^\/api\/(Role|RoleQuery|Department|DepartmentQuery|Position|PositionQuery|Menu|MenuQuery|Tenant|TenantQuery|TenantMember|TenantMemberQuery|TenantInvitation|TenantInvitationQuery|Edition|EditionQuery|PermissionQuery)\//.test(
+          path,
+        ),
+      )
       .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
     expect(mine.length).toBeGreaterThan(55);
     expect(mine.filter((op) => !tried.has(op))).toEqual([]);

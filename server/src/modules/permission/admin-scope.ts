@@ -70,7 +70,8 @@ export async function invalidateGrants(deps: { authz: AuthorizationService }, te
 
 /** 409 when the caller read an older version than the row has now. */
 export function checkVersion(current: { version: number }, expected: number | null | undefined): void {
-  if (expected !== undefined && expected !== null && expected !== current.version) throw appError(commonErrors.VERSION_CONFLICT);
+  if (expected !== undefined && expected !== null && expected !== current.version)
+    throw appError(commonErrors.VERSION_CONFLICT);
 }
 
 /** A catalogue entry as the grant operations use it. */
@@ -83,19 +84,29 @@ export interface CataloguePermission {
  * Looks up permissions by id or code: each must exist, be enabled and not be the wildcard (which
  * only the seed grants). Unknown ones answer 422 naming the first.
  */
-export async function resolvePermissions(db: Executor, refs: { ids?: readonly bigint[]; codes?: readonly string[] }): Promise<CataloguePermission[]> {
+export async function resolvePermissions(
+  db: Executor,
+  refs: { ids?: readonly bigint[]; codes?: readonly string[] },
+): Promise<CataloguePermission[]> {
   const ids = [...new Set(refs.ids ?? [])];
   const codes = [...new Set((refs.codes ?? []).map((c) => c.trim().toLowerCase()))];
   const found = new Map<bigint, CataloguePermission>();
   if (ids.length) {
-    const rows = await db.select({ id: permissions.id, code: permissions.code }).from(permissions).where(and(inArray(permissions.id, ids), eq(permissions.isEnabled, true)));
+    const rows = await db
+      .select({ id: permissions.id, code: permissions.code })
+      .from(permissions)
+      .where(and(inArray(permissions.id, ids), eq(permissions.isEnabled, true)));
     const known = new Set(rows.map((r) => r.id));
     const missing = ids.find((id) => !known.has(id));
-    if (missing !== undefined) throw appError(adminErrors.PERMISSION_UNKNOWN, { params: { permission: String(missing) } });
+    if (missing !== undefined)
+      throw appError(adminErrors.PERMISSION_UNKNOWN, { params: { permission: String(missing) } });
     for (const r of rows) found.set(r.id, r);
   }
   if (codes.length) {
-    const rows = await db.select({ id: permissions.id, code: permissions.code }).from(permissions).where(and(inArray(permissions.code, codes), eq(permissions.isEnabled, true)));
+    const rows = await db
+      .select({ id: permissions.id, code: permissions.code })
+      .from(permissions)
+      .where(and(inArray(permissions.code, codes), eq(permissions.isEnabled, true)));
     const known = new Set(rows.map((r) => r.code.toLowerCase()));
     const missing = codes.find((c) => !known.has(c));
     if (missing !== undefined) throw appError(adminErrors.PERMISSION_UNKNOWN, { params: { permission: missing } });
@@ -131,7 +142,8 @@ export function assertGrantableIn(tenantId: bigint, codes: Iterable<string>): vo
 
 /** Ids out as strings (the wire form of 64-bit integers). */
 export const idOut = (id: bigint): string => String(id);
-export const idOrNull = (id: bigint | null | undefined): string | null => (id === null || id === undefined ? null : String(id));
+export const idOrNull = (id: bigint | null | undefined): string | null =>
+  id === null || id === undefined ? null : String(id);
 
 /**
  * The original's list requests carry a plain top-level `keyword`; it searches the list's default
@@ -157,7 +169,21 @@ export function nameIn<N extends string>(def: { names: readonly N[] }, value: st
  * so a tenant cannot probe for other tenants' people.
  */
 export async function requireContextUser(db: Executor, tenantId: bigint, userId: bigint): Promise<void> {
-  const inTenant = tenantId === 0n ? eq(users.tenantId, 0n) : or(eq(users.tenantId, tenantId), exists(db.select({ one: sql`1` }).from(tenantMemberships).where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.userId, users.id)))));
-  const [row] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, userId), notDeleted(users.isDeleted), inTenant));
+  const inTenant =
+    tenantId === 0n
+      ? eq(users.tenantId, 0n)
+      : or(
+          eq(users.tenantId, tenantId),
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(tenantMemberships)
+              .where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.userId, users.id))),
+          ),
+        );
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), notDeleted(users.isDeleted), inTenant));
   if (!row) throw appError(adminErrors.USER_NOT_FOUND, { params: { id: String(userId) } });
 }

@@ -8,11 +8,23 @@ import { PERMISSION_CATALOGUE } from '../authz/permission-catalogue.js';
  * modules and a platform operator (the rest of the kit is in server/src/testing/admin.ts).
  */
 
-const groups = ['role', 'role-permission', 'role-hierarchy', 'role-data-scope', 'department', 'position', 'menu', 'tenant-member', 'permission'];
+const groups = [
+  'role',
+  'role-permission',
+  'role-hierarchy',
+  'role-data-scope',
+  'department',
+  'position',
+  'menu',
+  'tenant-member',
+  'permission',
+];
 /** Every tenant-level code of these modules. */
 export const TENANT_ADMIN_CODES = PERMISSION_CATALOGUE.filter((p) => groups.includes(p.groupCode)).map((p) => p.code);
 /** Every platform-level code of these modules (tenants and editions). */
-export const PLATFORM_CODES = PERMISSION_CATALOGUE.filter((p) => p.groupCode === 'tenant' || p.groupCode === 'edition').map((p) => p.code);
+export const PLATFORM_CODES = PERMISSION_CATALOGUE.filter(
+  (p) => p.groupCode === 'tenant' || p.groupCode === 'edition',
+).map((p) => p.code);
 
 /** The administrator `tenantWithAdmin` makes for these tests: every tenant-level code of these modules. */
 export const TENANT_ADMIN: TenantAdminOptions = { codes: TENANT_ADMIN_CODES };

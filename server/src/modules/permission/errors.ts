@@ -46,11 +46,16 @@ export const adminErrors = defineErrors('admin', {
     text: {
       'zh-CN': '{permission} 是平台权限，只在平台运营状态下有效：不能授予租户的角色，也不能加入版本的权限白名单。',
       'zh-TW': '{permission} 是平台權限，只在平台營運狀態下有效：不能授予租戶的角色，也不能加入版本的權限白名單。',
-      'en-US': "{permission} is a platform permission, effective only in the platform operations state: a tenant's role or an edition's whitelist cannot include it.",
-      'ja-JP': '{permission} はプラットフォーム運用状態でのみ有効なプラットフォーム権限です。テナントのロールやエディションのホワイトリストには含められません。',
-      'ko-KR': '{permission}은(는) 플랫폼 운영 상태에서만 유효한 플랫폼 권한입니다. 테넌트의 역할이나 에디션의 허용 목록에 포함할 수 없습니다.',
-      'de-DE': '{permission} ist eine Plattformberechtigung und gilt nur im Plattformbetrieb: Die Rolle eines Mandanten oder die Positivliste einer Edition kann sie nicht enthalten.',
-      'hi-IN': '{permission} एक प्लेटफ़ॉर्म अनुमति है, जो केवल प्लेटफ़ॉर्म संचालन स्थिति में प्रभावी है: किसी टेनेंट की भूमिका या किसी संस्करण की अनुमत सूची में इसे शामिल नहीं किया जा सकता।',
+      'en-US':
+        "{permission} is a platform permission, effective only in the platform operations state: a tenant's role or an edition's whitelist cannot include it.",
+      'ja-JP':
+        '{permission} はプラットフォーム運用状態でのみ有効なプラットフォーム権限です。テナントのロールやエディションのホワイトリストには含められません。',
+      'ko-KR':
+        '{permission}은(는) 플랫폼 운영 상태에서만 유효한 플랫폼 권한입니다. 테넌트의 역할이나 에디션의 허용 목록에 포함할 수 없습니다.',
+      'de-DE':
+        '{permission} ist eine Plattformberechtigung und gilt nur im Plattformbetrieb: Die Rolle eines Mandanten oder die Positivliste einer Edition kann sie nicht enthalten.',
+      'hi-IN':
+        '{permission} एक प्लेटफ़ॉर्म अनुमति है, जो केवल प्लेटफ़ॉर्म संचालन स्थिति में प्रभावी है: किसी टेनेंट की भूमिका या किसी संस्करण की अनुमत सूची में इसे शामिल नहीं किया जा सकता।',
     },
   },
   PERMISSION_UNKNOWN: {

@@ -23,7 +23,11 @@ const permissionItem = z.object({
  */
 export const permissionQueryRouter = router({
   GetPermissionsAsync: authedProcedure
-    .meta({ permission: permission('saas:permission:read'), summary: 'The permission catalogue (enabled codes; in a tenant, those that can take effect there: no platform codes, only what its edition allows)' })
+    .meta({
+      permission: permission('saas:permission:read'),
+      summary:
+        'The permission catalogue (enabled codes; in a tenant, those that can take effect there: no platform codes, only what its edition allows)',
+    })
     .input(z.object({ groupCode: z.string().trim().max(64).optional() }).optional())
     .output(z.array(permissionItem))
     .query(async ({ ctx, input }) => {
@@ -31,12 +35,29 @@ export const permissionQueryRouter = router({
       const rows = await ctx.deps.db
         .select()
         .from(permissions)
-        .where(and(eq(permissions.isEnabled, true), ne(permissions.code, '*'), input?.groupCode ? eq(permissions.groupCode, input.groupCode) : undefined))
+        .where(
+          and(
+            eq(permissions.isEnabled, true),
+            ne(permissions.code, '*'),
+            input?.groupCode ? eq(permissions.groupCode, input.groupCode) : undefined,
+          ),
+        )
         .orderBy(asc(permissions.groupCode), asc(permissions.sort), asc(permissions.code));
       const whitelist = snapshot.editionWhitelist;
       const inTenant = ctx.auth.tenantId !== 0n;
       return rows
-        .filter((p) => !(inTenant && isPlatformCode(p.code)) && (whitelist.length === 0 || whitelist.includes(p.code.toLowerCase())))
-        .map((p) => ({ basicId: idOut(p.id), permissionCode: p.code, permissionName: p.name, groupCode: p.groupCode, description: p.description, sort: p.sort }));
+        .filter(
+          (p) =>
+            !(inTenant && isPlatformCode(p.code)) &&
+            (whitelist.length === 0 || whitelist.includes(p.code.toLowerCase())),
+        )
+        .map((p) => ({
+          basicId: idOut(p.id),
+          permissionCode: p.code,
+          permissionName: p.name,
+          groupCode: p.groupCode,
+          description: p.description,
+          sort: p.sort,
+        }));
     }),
 });

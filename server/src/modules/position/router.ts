@@ -4,20 +4,34 @@ import { zQueryId } from '../../rpc/wire.js';
 import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { canOf, withKeyword } from '../permission/admin-scope.js';
-import { createPositionInput, enabledPosition, positionDetail, positionPage, positionPageInput, positionStatusInput, updatePositionInput } from './schemas.js';
+import {
+  createPositionInput,
+  enabledPosition,
+  positionDetail,
+  positionPage,
+  positionPageInput,
+  positionStatusInput,
+  updatePositionInput,
+} from './schemas.js';
 
 const idQuery = z.object({ id: zQueryId() });
 
 /** /api/Position: the position dictionary of the caller's context. */
 export const positionRouter = router({
   CreatePositionAsync: authedProcedure
-    .meta({ permission: permission('saas:position:create'), summary: 'Adds a position (code unique in the context: 409)' })
+    .meta({
+      permission: permission('saas:position:create'),
+      summary: 'Adds a position (code unique in the context: 409)',
+    })
     .input(createPositionInput)
     .output(positionDetail)
     .mutation(({ ctx, input }) => ctx.services.positions.create(actorOf(ctx), input)),
 
   UpdatePositionAsync: authedProcedure
-    .meta({ permission: permission('saas:position:update'), summary: 'Changes a position (send the version read; a stale one answers 409)' })
+    .meta({
+      permission: permission('saas:position:update'),
+      summary: 'Changes a position (send the version read; a stale one answers 409)',
+    })
     .input(updatePositionInput)
     .output(positionDetail)
     .mutation(({ ctx, input }) => ctx.services.positions.update(actorOf(ctx), input)),
@@ -26,7 +40,9 @@ export const positionRouter = router({
     .meta({ permission: permission('saas:position:status'), summary: 'Enables or disables a position' })
     .input(positionStatusInput)
     .output(positionDetail)
-    .mutation(({ ctx, input }) => ctx.services.positions.setStatus(actorOf(ctx), input.basicId, input.status, input.version)),
+    .mutation(({ ctx, input }) =>
+      ctx.services.positions.setStatus(actorOf(ctx), input.basicId, input.status, input.version),
+    ),
 
   DeletePositionAsync: authedProcedure
     .meta({ permission: permission('saas:position:delete'), summary: 'Deletes a position (soft delete)' })
@@ -41,7 +57,11 @@ export const positionRouter = router({
 /** /api/PositionQuery: reads of the caller's context's positions. */
 export const positionQueryRouter = router({
   GetPositionPageAsync: authedProcedure
-    .meta({ paged: true, permission: permission('saas:position:read'), summary: 'Paged positions (keyword over code and name; filters and sorts)' })
+    .meta({
+      paged: true,
+      permission: permission('saas:position:read'),
+      summary: 'Paged positions (keyword over code and name; filters and sorts)',
+    })
     .input(positionPageInput)
     .output(positionPage)
     .mutation(async ({ ctx, input }) => {

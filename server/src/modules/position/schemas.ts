@@ -24,7 +24,11 @@ export const updatePositionInput = z.object({
   sort: fields.sort,
   remark: fields.remark,
 });
-export const positionStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version: zInt32().min(0).optional() });
+export const positionStatusInput = z.object({
+  basicId: zId(),
+  status: EnableStatus.schema(),
+  version: zInt32().min(0).optional(),
+});
 
 export const positionDetail = z.object({
   basicId: zIdOut(),
@@ -42,7 +46,12 @@ export const positionDetail = z.object({
 
 export const positionPageInput = pagedRequest({ keyword: zKeyword(), status: EnableStatus.schema().nullish() });
 export const positionPage = pagedResponse(positionDetail);
-export const enabledPosition = z.object({ basicId: zIdOut(), positionCode: z.string(), positionName: z.string(), sort: z.number().int() });
+export const enabledPosition = z.object({
+  basicId: zIdOut(),
+  positionCode: z.string(),
+  positionName: z.string(),
+  sort: z.number().int(),
+});
 
 export type CreatePositionInput = z.infer<typeof createPositionInput>;
 export type UpdatePositionInput = z.infer<typeof updatePositionInput>;

@@ -34,7 +34,10 @@ export const positionList = definePagedList({
 const live = (tenantId: bigint) => and(eq(positions.tenantId, tenantId), notDeleted(positions.isDeleted));
 
 async function requirePosition(db: Executor, tenantId: bigint, id: bigint): Promise<Position> {
-  const [row] = await db.select().from(positions).where(and(live(tenantId), eq(positions.id, id)));
+  const [row] = await db
+    .select()
+    .from(positions)
+    .where(and(live(tenantId), eq(positions.id, id)));
   if (!row) throw appError(positionErrors.NOT_FOUND, { params: { id: String(id) } });
   return row;
 }
@@ -71,12 +74,33 @@ export function createPositionService(deps: Deps) {
    * A versioned change of a live position of the actor's context (404 for anyone else's),
    * audited in its transaction with the detail `describe` makes of the row before it.
    */
-  async function change(actor: Actor, id: bigint, version: number | undefined, values: Record<string, unknown>, action: AuditAction, describe: (current: Position) => Record<string, unknown>): Promise<void> {
+  async function change(
+    actor: Actor,
+    id: bigint,
+    version: number | undefined,
+    values: Record<string, unknown>,
+    action: AuditAction,
+    describe: (current: Position) => Record<string, unknown>,
+  ): Promise<void> {
     await db.transaction(async (tx) => {
       const current = await requirePosition(tx, actor.tenantId, id);
       checkVersion(current, version);
-      await updateVersioned(tx, positions, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actor.actorId }, live(actor.tenantId));
-      await auditChange(tx, deps, actor, action, { type: 'Position', id }, { positionCode: current.positionCode, ...describe(current) });
+      await updateVersioned(
+        tx,
+        positions,
+        id,
+        current.version,
+        { ...values, modifiedTime: clock.now(), modifiedBy: actor.actorId },
+        live(actor.tenantId),
+      );
+      await auditChange(
+        tx,
+        deps,
+        actor,
+        action,
+        { type: 'Position', id },
+        { positionCode: current.positionCode, ...describe(current) },
+      );
     });
   }
 
@@ -96,7 +120,14 @@ export function createPositionService(deps: Deps) {
           createdTime: clock.now(),
           createdBy: actor.actorId,
         });
-        await auditChange(tx, deps, actor, 'PositionCreated', { type: 'Position', id }, { positionCode: input.positionCode, positionName: input.positionName });
+        await auditChange(
+          tx,
+          deps,
+          actor,
+          'PositionCreated',
+          { type: 'Position', id },
+          { positionCode: input.positionCode, positionName: input.positionName },
+        );
       });
       return detailOf(db, actor.tenantId, id);
     },
@@ -110,21 +141,36 @@ export function createPositionService(deps: Deps) {
     },
 
     async setStatus(actor: Actor, id: bigint, status: string, version?: number) {
-      await change(actor, id, version, { status }, 'PositionStatusChanged', (current) => ({ from: current.status, to: status }));
+      await change(actor, id, version, { status }, 'PositionStatusChanged', (current) => ({
+        from: current.status,
+        to: status,
+      }));
       return detailOf(db, actor.tenantId, id);
     },
 
     /** Soft delete; links of users to the position stay and read as "no position". */
     async remove(actor: Actor, id: bigint): Promise<void> {
       const now = clock.now();
-      await change(actor, id, undefined, { isDeleted: true, deletedTime: now, deletedBy: actor.actorId }, 'PositionDeleted', (current) => ({ positionName: current.positionName }));
+      await change(
+        actor,
+        id,
+        undefined,
+        { isDeleted: true, deletedTime: now, deletedBy: actor.actorId },
+        'PositionDeleted',
+        (current) => ({ positionName: current.positionName }),
+      );
     },
 
     async detail(tenantId: bigint, id: bigint) {
       return detailOf(db, tenantId, id);
     },
 
-    async page(tenantId: bigint, request: PagedRequest, status: string | null | undefined, can: (code: string) => boolean) {
+    async page(
+      tenantId: bigint,
+      request: PagedRequest,
+      status: string | null | undefined,
+      can: (code: string) => boolean,
+    ) {
       const result = await positionList.run(db, {
         request,
         base: and(live(tenantId), status ? eq(positions.status, status) : undefined),
@@ -137,8 +183,17 @@ export function createPositionService(deps: Deps) {
     },
 
     async enabled(tenantId: bigint) {
-      const rows = await db.select().from(positions).where(and(live(tenantId), eq(positions.status, 'Enabled'))).orderBy(asc(positions.sort), asc(positions.positionName), asc(positions.id));
-      return rows.map((p) => ({ basicId: idOut(p.id), positionCode: p.positionCode, positionName: p.positionName, sort: p.sort }));
+      const rows = await db
+        .select()
+        .from(positions)
+        .where(and(live(tenantId), eq(positions.status, 'Enabled')))
+        .orderBy(asc(positions.sort), asc(positions.positionName), asc(positions.id));
+      return rows.map((p) => ({
+        basicId: idOut(p.id),
+        positionCode: p.positionCode,
+        positionName: p.positionName,
+        sort: p.sort,
+      }));
     },
   };
 }

@@ -20,11 +20,18 @@ afterAll(() => server.close());
 const deps = () => server.runtime.deps;
 
 const stateOf = async (userId: bigint) => {
-  const [row] = await deps().db.select({ status: users.status, isDeleted: users.isDeleted, stamp: userSecurity.securityStamp }).from(users).innerJoin(userSecurity, eq(userSecurity.userId, users.id)).where(eq(users.id, userId));
+  const [row] = await deps()
+    .db.select({ status: users.status, isDeleted: users.isDeleted, stamp: userSecurity.securityStamp })
+    .from(users)
+    .innerJoin(userSecurity, eq(userSecurity.userId, users.id))
+    .where(eq(users.id, userId));
   return row!;
 };
 const auditOf = (userId: bigint, action: 'AccountDeactivated' | 'AccountDeleted') =>
-  deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, action), eq(auditEntries.userId, userId)));
+  deps()
+    .db.select()
+    .from(auditEntries)
+    .where(and(eq(auditEntries.action, action), eq(auditEntries.userId, userId)));
 
 describe.each([
   ['DeactivateAccount', 'deactivate', 'AccountDeactivated'],
@@ -46,15 +53,25 @@ describe.each([
       expect(next.status).toBe(401);
       expect(next.body.code).toBe(10001);
     }
-    const rows = await deps().db.select({ status: userSessions.status }).from(userSessions).where(eq(userSessions.userId, user.id));
+    const rows = await deps()
+      .db.select({ status: userSessions.status })
+      .from(userSessions)
+      .where(eq(userSessions.userId, user.id));
     expect(rows.map((r) => r.status)).toEqual([2, 2]);
     expect(pushed.length).toBeGreaterThan(0);
     const after = await stateOf(user.id);
     expect(after.stamp).not.toBe(before.stamp);
-    expect(after).toMatchObject(call === 'deactivate' ? { status: 'Disabled', isDeleted: false } : { status: 'Enabled', isDeleted: true });
-    expect(await auditOf(user.id, action)).toEqual([expect.objectContaining({ actorUserId: user.id, targetType: 'User', targetId: String(user.id) })]);
+    expect(after).toMatchObject(
+      call === 'deactivate' ? { status: 'Disabled', isDeleted: false } : { status: 'Enabled', isDeleted: true },
+    );
+    expect(await auditOf(user.id, action)).toEqual([
+      expect.objectContaining({ actorUserId: user.id, targetType: 'User', targetId: String(user.id) }),
+    ]);
     // The password no longer signs in.
-    const login = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password } });
+    const login = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username: user.email, password: user.password },
+    });
     expect(login.status).not.toBe(200);
   });
 
@@ -64,7 +81,9 @@ describe.each([
     const wrong = await api[call]('Wrong#Passw0rd!');
     expect(wrong.status).toBe(422);
     expect(wrong.body).toMatchObject({ code: 422, isSuccess: false, data: '当前密码不正确。' });
-    expect((await profileApi(server, tokens.phone!)[call]('nope')).body.data).toBe('The current password is incorrect.');
+    expect((await profileApi(server, tokens.phone!)[call]('nope')).body.data).toBe(
+      'The current password is incorrect.',
+    );
     for (let i = 0; i < 3; i++) await api[call]('nope');
     const throttled = await api[call](user.password);
     expect(throttled.status).toBe(429);
@@ -83,12 +102,15 @@ describe.each([
 
     const tenantId = await createTestTenant(deps());
     const owner = await createTestUser(deps(), { tenantId });
-    await deps().db.insert(tenantMemberships).values({ id: deps().ids.next(), tenantId, userId: owner.id, memberType: 'Owner' });
+    await deps()
+      .db.insert(tenantMemberships)
+      .values({ id: deps().ids.next(), tenantId, userId: owner.id, memberType: 'Owner' });
     const token = (await loginAs(server, owner)).accessToken;
     const ownerRes = await profileApi(server, token, 'zh-CN')[call](GOOD_PASSWORD);
     expect(ownerRes.status).toBe(422);
     expect(ownerRes.body.data).toBe('租户所有者不能停用或注销账号，请先转让租户所有权。');
-    for (const u of [system.user, owner]) expect(await stateOf(u.id)).toMatchObject({ status: 'Enabled', isDeleted: false });
+    for (const u of [system.user, owner])
+      expect(await stateOf(u.id)).toMatchObject({ status: 'Enabled', isDeleted: false });
     expect((await profileApi(server, token).userInfo()).status).toBe(200);
   });
 
@@ -121,14 +143,17 @@ describe.each([
     // Unknown fields are ignored; the wrong method is 405.
     const extra = await api.raw(path, JSON.stringify({ password: 'nope', userId: '1', isSystemAccount: false }));
     expect(extra.status).toBe(422);
-    const del = await server.json(`/api/Profile/${path}`, { method: 'DELETE', headers: { authorization: `Bearer ${tokens.phone}` } });
+    const del = await server.json(`/api/Profile/${path}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${tokens.phone}` },
+    });
     expect(del.status).toBe(405);
     expect(del.body.code).toBe(405);
   });
 });
 
 describe('POST /api/Profile/DeleteAccount, more', () => {
-  it('frees the user name and e-mail for a new account, as the administrator\'s delete does', async () => {
+  it("frees the user name and e-mail for a new account, as the administrator's delete does", async () => {
     const { user, tokens } = await signedInOn(server, ['phone']);
     expect((await profileApi(server, tokens.phone!).remove(user.password)).status).toBe(200);
     const again = await createTestUser(deps(), { userName: user.userName, email: user.email });
@@ -138,8 +163,17 @@ describe('POST /api/Profile/DeleteAccount, more', () => {
 
   it('racing a login of the same account leaves no usable session', async () => {
     const { user, tokens } = await signedInOn(server, ['phone']);
-    const login = () => server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password, deviceId: 'racer' } });
-    const [deleted, ...logins] = await Promise.all([profileApi(server, tokens.phone!).remove(user.password), login(), login(), login()]);
+    const login = () =>
+      server.json('/api/Auth/Login', {
+        method: 'POST',
+        json: { username: user.email, password: user.password, deviceId: 'racer' },
+      });
+    const [deleted, ...logins] = await Promise.all([
+      profileApi(server, tokens.phone!).remove(user.password),
+      login(),
+      login(),
+      login(),
+    ]);
     expect(deleted.status).toBe(200);
     for (const res of logins) {
       expect(res.status).toBeLessThan(500);
@@ -155,7 +189,10 @@ describe('POST /api/Profile/DeleteAccount, more', () => {
 
   it('of two deletions racing from two devices, one succeeds and the account is audited once', async () => {
     const { user, tokens } = await signedInOn(server, ['phone', 'laptop']);
-    const results = await Promise.all([profileApi(server, tokens.phone!).remove(user.password), profileApi(server, tokens.laptop!).remove(user.password)]);
+    const results = await Promise.all([
+      profileApi(server, tokens.phone!).remove(user.password),
+      profileApi(server, tokens.laptop!).remove(user.password),
+    ]);
     expect(results.some((r) => r.status === 200)).toBe(true);
     for (const r of results) expect([200, 401]).toContain(r.status);
     expect(await auditOf(user.id, 'AccountDeleted')).toHaveLength(1);

@@ -32,7 +32,11 @@ async function confirm(deps: AppDeps, ctx: Ctx, password: string): Promise<{ use
   const { db } = deps;
   const userId = ctx.auth.userId;
   const limit = await hitRateLimit(deps.store, `confirm-password:${userId}`, 5, 60_000);
-  if (!limit.allowed) throw appError(authErrors.TOO_MANY_ATTEMPTS, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });
+  if (!limit.allowed)
+    throw appError(authErrors.TOO_MANY_ATTEMPTS, {
+      params: { seconds: limit.retryAfterSeconds },
+      headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+    });
   const [row] = await db
     .select({ hash: userSecurity.passwordHash, userName: users.userName, isSystemAccount: users.isSystemAccount })
     .from(users)
@@ -44,7 +48,13 @@ async function confirm(deps: AppDeps, ctx: Ctx, password: string): Promise<{ use
     .select({ id: tenantMemberships.id })
     .from(tenantMemberships)
     .innerJoin(tenants, eq(tenants.id, tenantMemberships.tenantId))
-    .where(and(eq(tenantMemberships.userId, userId), eq(tenantMemberships.memberType, 'Owner'), notDeleted(tenants.isDeleted)))
+    .where(
+      and(
+        eq(tenantMemberships.userId, userId),
+        eq(tenantMemberships.memberType, 'Owner'),
+        notDeleted(tenants.isDeleted),
+      ),
+    )
     .limit(1);
   if (owned) throw appError(profileErrors.TENANT_OWNER);
   return { userName: row.userName };
@@ -54,13 +64,20 @@ async function confirm(deps: AppDeps, ctx: Ctx, password: string): Promise<{ use
 export async function deactivateAccount({ deps, services }: ServiceScope, ctx: Ctx, password: string): Promise<void> {
   const { userName } = await confirm(deps, ctx, password);
   const reason = 'Account deactivated by the user';
-  await setAccountStatus({ ...deps, ...services }, ctx, ctx.auth.userId, 'Disabled', { reason, rotateStamp: true, audit: { action: 'AccountDeactivated', detail: { userName } } });
+  await setAccountStatus({ ...deps, ...services }, ctx, ctx.auth.userId, 'Disabled', {
+    reason,
+    rotateStamp: true,
+    audit: { action: 'AccountDeactivated', detail: { userName } },
+  });
   deps.logger.info('account deactivated', { userId: String(ctx.auth.userId) });
 }
 
 /** Soft-deletes the caller's account: every session and connection ends; name and e-mail become free. */
 export async function deleteAccount({ deps, services }: ServiceScope, ctx: Ctx, password: string): Promise<void> {
   const { userName } = await confirm(deps, ctx, password);
-  await softDeleteAccount({ ...deps, ...services }, ctx, ctx.auth.userId, { reason: 'Account deleted by the user', audit: { action: 'AccountDeleted', detail: { userName } } });
+  await softDeleteAccount({ ...deps, ...services }, ctx, ctx.auth.userId, {
+    reason: 'Account deleted by the user',
+    audit: { action: 'AccountDeleted', detail: { userName } },
+  });
   deps.logger.info('account deleted', { userId: String(ctx.auth.userId) });
 }

@@ -22,7 +22,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 const deps = () => server.runtime.deps;
-const auditOf = (userId: bigint, action: string) => deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, action), eq(auditEntries.userId, userId)));
+const auditOf = (userId: bigint, action: string) =>
+  deps()
+    .db.select()
+    .from(auditEntries)
+    .where(and(eq(auditEntries.action, action), eq(auditEntries.userId, userId)));
 const rowOf = async (userId: bigint) => (await deps().db.select().from(users).where(eq(users.id, userId)))[0]!;
 
 /** A user signed in; every call comes from its own client address unless one is given. */
@@ -32,7 +36,8 @@ async function signedIn(options: Parameters<typeof signedInOn>[2] = {}) {
   return {
     user,
     token: tokens.laptop!,
-    call: (method: 'GET' | 'POST' | 'PUT', path: string, json?: unknown, headers: Record<string, string> = client()) => call(method, path, json, headers),
+    call: (method: 'GET' | 'POST' | 'PUT', path: string, json?: unknown, headers: Record<string, string> = client()) =>
+      call(method, path, json, headers),
   };
 }
 
@@ -60,10 +65,18 @@ describe('ChangeEmail', () => {
     expect(done.status).toBe(200);
     expect(await rowOf(user.id)).toMatchObject({ email: next, emailVerified: true });
     expect((await call('GET', 'Profile')).body.data).toMatchObject({ email: next, emailVerified: true });
-    expect((await server.json('/api/Auth/UserInfo', { headers: { authorization: `Bearer ${token}` } })).body.data).toMatchObject({ email: next });
-    expect(await auditOf(user.id, 'EmailChanged')).toEqual([expect.objectContaining({ actorUserId: user.id, detail: { from: user.email, to: next } })]);
-    expect((await mailsTo(server, user.email!, 'security-alert')).map((m) => m.subject)).toContain('Your e-mail address was changed');
-    expect((await mailsTo(server, next, 'security-alert')).map((m) => m.subject)).toContain('Your e-mail address was changed');
+    expect(
+      (await server.json('/api/Auth/UserInfo', { headers: { authorization: `Bearer ${token}` } })).body.data,
+    ).toMatchObject({ email: next });
+    expect(await auditOf(user.id, 'EmailChanged')).toEqual([
+      expect.objectContaining({ actorUserId: user.id, detail: { from: user.email, to: next } }),
+    ]);
+    expect((await mailsTo(server, user.email!, 'security-alert')).map((m) => m.subject)).toContain(
+      'Your e-mail address was changed',
+    );
+    expect((await mailsTo(server, next, 'security-alert')).map((m) => m.subject)).toContain(
+      'Your e-mail address was changed',
+    );
     // One use.
     expect((await call('POST', 'ConfirmChangeEmail', { code: codeIn(mail!.text) })).status).toBe(422);
   });
@@ -72,10 +85,18 @@ describe('ChangeEmail', () => {
     const { user, call } = await signedIn();
     const other = await createTestUser(deps());
     const free = await call('POST', 'SendChangeEmailCode', { newEmail: fresh('free'), password: user.password });
-    const taken = await call('POST', 'SendChangeEmailCode', { newEmail: other.email!.toUpperCase(), password: user.password });
+    const taken = await call('POST', 'SendChangeEmailCode', {
+      newEmail: other.email!.toUpperCase(),
+      password: user.password,
+    });
     expect([free.status, taken.status]).toEqual([200, 200]);
     expect(taken.body.data).toEqual(free.body.data);
-    const confirm = await call('POST', 'ConfirmChangeEmail', { code: await lastCode(other.email!.toUpperCase()) }, { ...client(), 'x-language': 'zh-CN' });
+    const confirm = await call(
+      'POST',
+      'ConfirmChangeEmail',
+      { code: await lastCode(other.email!.toUpperCase()) },
+      { ...client(), 'x-language': 'zh-CN' },
+    );
     expect(confirm.status).toBe(422);
     expect(confirm.body.data).toBe('邮箱已被其他账号使用。');
     expect(await rowOf(user.id)).toMatchObject({ email: user.email });
@@ -88,7 +109,10 @@ describe('ChangeEmail', () => {
     const wrong = await call('POST', 'SendChangeEmailCode', { newEmail: next, password: 'Wrong#Passw0rd' });
     expect(wrong.status).toBe(422);
     expect(wrong.body.data).toBe('The current password is incorrect.');
-    const same = await call('POST', 'SendChangeEmailCode', { newEmail: user.email!.toUpperCase(), password: user.password });
+    const same = await call('POST', 'SendChangeEmailCode', {
+      newEmail: user.email!.toUpperCase(),
+      password: user.password,
+    });
     expect(same.status).toBe(422);
     expect(await mailsTo(server, next)).toEqual([]);
     expect(await mailsTo(server, user.email!, 'contact-code')).toEqual([]);
@@ -120,7 +144,9 @@ describe('ChangeEmail', () => {
     expect(barred.body.data).toMatch(/Too many wrong codes/);
     expect(Number(barred.headers.get('retry-after'))).toBeGreaterThan(500);
     // Sending for the barred step is refused too; other steps are not barred.
-    expect((await call('POST', 'SendChangeEmailCode', { newEmail: fresh('later'), password: user.password })).status).toBe(429);
+    expect(
+      (await call('POST', 'SendChangeEmailCode', { newEmail: fresh('later'), password: user.password })).status,
+    ).toBe(429);
     expect((await call('POST', 'SendEmailVerifyCode')).status).toBe(200);
     expect(await rowOf(user.id)).toMatchObject({ email: user.email });
   });
@@ -207,7 +233,10 @@ describe('send limits', () => {
     const headers = client();
     const answers = [];
     for (let i = 0; i < 51; i++) {
-      await deps().db.update(users).set({ email: fresh('cap') }).where(eq(users.id, user.id));
+      await deps()
+        .db.update(users)
+        .set({ email: fresh('cap') })
+        .where(eq(users.id, user.id));
       answers.push((await call('POST', 'SendEmailVerifyCode', undefined, headers)).status);
     }
     expect(answers.slice(0, 50).every((s) => s === 200)).toBe(true);
@@ -229,7 +258,10 @@ describe('VerifyEmail', () => {
     const { user, call } = await signedIn({ emailVerified: false });
     await call('POST', 'SendEmailVerifyCode');
     const code = await lastCode(user.email!);
-    await deps().db.update(users).set({ email: fresh('moved') }).where(eq(users.id, user.id));
+    await deps()
+      .db.update(users)
+      .set({ email: fresh('moved') })
+      .where(eq(users.id, user.id));
     expect((await call('POST', 'VerifyEmail', { code })).status).toBe(422);
     expect(await rowOf(user.id)).toMatchObject({ emailVerified: false });
   });
@@ -247,7 +279,10 @@ describe('phone', () => {
   it('ChangePhone texts the new number and sets it verified; audited; told', async () => {
     const { user, call } = await signedIn();
     const number = `+1555${String(deps().ids.next()).slice(-7)}`;
-    const sent = await call('POST', 'SendChangePhoneCode', { newPhone: `${number.slice(0, 5)} ${number.slice(5)}`, password: user.password });
+    const sent = await call('POST', 'SendChangePhoneCode', {
+      newPhone: `${number.slice(0, 5)} ${number.slice(5)}`,
+      password: user.password,
+    });
     expect(sent.status).toBe(200);
     const [text] = await mailsTo(server, number, 'contact-code');
     expect(text).toMatchObject({ channel: 'sms' });
@@ -290,7 +325,10 @@ describe('phone', () => {
     const codeA = await lastCode(number);
     await b.call('POST', 'SendPhoneVerifyCode');
     const codeB = await lastCode(number);
-    const results = await Promise.all([a.call('POST', 'VerifyPhone', { code: codeA }), b.call('POST', 'VerifyPhone', { code: codeB })]);
+    const results = await Promise.all([
+      a.call('POST', 'VerifyPhone', { code: codeA }),
+      b.call('POST', 'VerifyPhone', { code: codeB }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
   });
 });
@@ -306,7 +344,8 @@ describe('the bar ends after 10 minutes (moved clock)', () => {
   it('refuses for 10 minutes after the fifth wrong code, then sends and confirms again', async () => {
     const { user, tokens } = await signedInOn(frozen, ['laptop'], { emailVerified: false });
     const call = profileCall(frozen, tokens.laptop!);
-    for (let i = 0; i < 5; i++) expect((await call('POST', 'VerifyEmail', { code: '000000' }, client())).status).toBe(422);
+    for (let i = 0; i < 5; i++)
+      expect((await call('POST', 'VerifyEmail', { code: '000000' }, client())).status).toBe(422);
     const barred = await call('POST', 'SendEmailVerifyCode', undefined, client());
     expect(barred.status).toBe(429);
     expect(Number(barred.headers.get('retry-after'))).toBe(600);

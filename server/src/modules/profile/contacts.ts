@@ -40,7 +40,10 @@ import type { SessionStateService } from '../auth/session/session-state.js';
  */
 
 type Ctx = CallContext & { auth: AuthContext };
-export type ContactDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'hasher' | 'events'> & { codes: CodeService; sessionState: SessionStateService };
+export type ContactDeps = Pick<
+  AppDeps,
+  'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'hasher' | 'events'
+> & { codes: CodeService; sessionState: SessionStateService };
 
 type Kind = 'email' | 'phone';
 type Step = 'change' | 'verify';
@@ -68,7 +71,10 @@ export function createContacts(deps: ContactDeps) {
     const left = until - clock.nowMs();
     if (left > 0) {
       const seconds = Math.max(1, Math.ceil(left / 1000));
-      throw appError(profileSelfErrors.CODE_BANNED, { params: { seconds }, headers: { 'Retry-After': String(seconds) } });
+      throw appError(profileSelfErrors.CODE_BANNED, {
+        params: { seconds },
+        headers: { 'Retry-After': String(seconds) },
+      });
     }
   }
 
@@ -83,19 +89,29 @@ export function createContacts(deps: ContactDeps) {
   }
 
   async function currentContact(userId: bigint) {
-    const [row] = await db.select({ email: users.email, phone: users.phone, tenantId: users.tenantId }).from(users).where(and(eq(users.id, userId), notDeleted(users.isDeleted)));
+    const [row] = await db
+      .select({ email: users.email, phone: users.phone, tenantId: users.tenantId })
+      .from(users)
+      .where(and(eq(users.id, userId), notDeleted(users.isDeleted)));
     if (!row) throw appError(commonErrors.NOT_FOUND);
     return row;
   }
 
   /** Issues a code for `address`, sends it (undoing the code if the send fails), then records the pending step. */
-  async function send(ctx: Ctx, purpose: CodePurpose, kind: Kind, address: string): Promise<{ expiresInSeconds: number }> {
+  async function send(
+    ctx: Ctx,
+    purpose: CodePurpose,
+    kind: Kind,
+    address: string,
+  ): Promise<{ expiresInSeconds: number }> {
     const userId = ctx.auth.userId;
     await assertNotBanned(purpose, userId);
     await checkSendLimits(store, 'profile', kind, address, ctx.ip);
     const target = codeTarget(userId, address);
     const code = await codes.issue(purpose, target);
-    await sendOrUndo(deps, contactCodeMessage(kind === 'email' ? 'email' : 'sms', address, code, ctx.culture), () => codes.discard(purpose, target));
+    await sendOrUndo(deps, contactCodeMessage(kind === 'email' ? 'email' : 'sms', address, code, ctx.culture), () =>
+      codes.discard(purpose, target),
+    );
     await store.set(pendingKey(purpose, userId), address, CODE_TTL_MS);
     return { expiresInSeconds: CODE_TTL_MS / 1000 };
   }
@@ -105,7 +121,10 @@ export function createContacts(deps: ContactDeps) {
     const userId = ctx.auth.userId;
     await assertNotBanned(purpose, userId);
     const address = await store.get(pendingKey(purpose, userId));
-    const ok = address !== undefined && /^\d{6}$/.test(code) && (await codes.consume(purpose, codeTarget(userId, address), code));
+    const ok =
+      address !== undefined &&
+      /^\d{6}$/.test(code) &&
+      (await codes.consume(purpose, codeTarget(userId, address), code));
     if (!ok || address === undefined) {
       // A malformed code still spends the pending one: each step allows one guess.
       if (address !== undefined) await codes.discard(purpose, codeTarget(userId, address));
@@ -119,11 +138,17 @@ export function createContacts(deps: ContactDeps) {
   const lockPhone = (tx: Parameters<Parameters<typeof db.transaction>[0]>[0], phone: string) =>
     tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`profile-phone:${phone}`}, 0))`);
 
-  async function phoneTakenIn(tx: Parameters<Parameters<typeof db.transaction>[0]>[0], phone: string, userId: bigint): Promise<boolean> {
+  async function phoneTakenIn(
+    tx: Parameters<Parameters<typeof db.transaction>[0]>[0],
+    phone: string,
+    userId: bigint,
+  ): Promise<boolean> {
     const [other] = await tx
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.phone, phone), eq(users.phoneVerified, true), ne(users.id, userId), notDeleted(users.isDeleted)))
+      .where(
+        and(eq(users.phone, phone), eq(users.phoneVerified, true), ne(users.id, userId), notDeleted(users.isDeleted)),
+      )
       .limit(1);
     return !!other;
   }
@@ -150,16 +175,47 @@ export function createContacts(deps: ContactDeps) {
             const [other] = await tx
               .select({ id: users.id })
               .from(users)
-              .where(and(sql`lower(${users.email}) = ${address.toLowerCase()}`, ne(users.id, userId), notDeleted(users.isDeleted)))
+              .where(
+                and(
+                  sql`lower(${users.email}) = ${address.toLowerCase()}`,
+                  ne(users.id, userId),
+                  notDeleted(users.isDeleted),
+                ),
+              )
               .limit(1);
             if (other) throw appError(profileSelfErrors.EMAIL_TAKEN);
-            await tx.update(users).set({ email: address, emailVerified: true, modifiedTime: at, modifiedBy: userId, version: sql`${users.version} + 1` }).where(eq(users.id, userId));
+            await tx
+              .update(users)
+              .set({
+                email: address,
+                emailVerified: true,
+                modifiedTime: at,
+                modifiedBy: userId,
+                version: sql`${users.version} + 1`,
+              })
+              .where(eq(users.id, userId));
           } else {
             await lockPhone(tx, address);
             if (await phoneTakenIn(tx, address, userId)) throw appError(profileSelfErrors.PHONE_TAKEN);
-            await tx.update(users).set({ phone: address, phoneVerified: true, modifiedTime: at, modifiedBy: userId, version: sql`${users.version} + 1` }).where(eq(users.id, userId));
+            await tx
+              .update(users)
+              .set({
+                phone: address,
+                phoneVerified: true,
+                modifiedTime: at,
+                modifiedBy: userId,
+                version: sql`${users.version} + 1`,
+              })
+              .where(eq(users.id, userId));
           }
-          await auditChange(tx, deps, actorOf(ctx), kind === 'email' ? 'EmailChanged' : 'PhoneChanged', { type: 'User', id: userId, userId }, { from: kind === 'email' ? before.email : before.phone, to: address });
+          await auditChange(
+            tx,
+            deps,
+            actorOf(ctx),
+            kind === 'email' ? 'EmailChanged' : 'PhoneChanged',
+            { type: 'User', id: userId, userId },
+            { from: kind === 'email' ? before.email : before.phone, to: address },
+          );
         });
       } catch (error) {
         // The e-mail index decides between two accounts confirming one address at once.
@@ -169,7 +225,14 @@ export function createContacts(deps: ContactDeps) {
       // Sessions cache the contacts (the user info): drop them once committed.
       await deps.sessionState.invalidateUser(userId);
       // The former address hears of the change too: it is where a takeover would show.
-      await notifySecurity(deps, { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture, kind: kind === 'email' ? 'emailChanged' : 'phoneChanged', alsoTo: kind === 'email' ? before.email : null, request: ctx });
+      await notifySecurity(deps, {
+        userId,
+        tenantId: ctx.auth.tenantId,
+        culture: ctx.culture,
+        kind: kind === 'email' ? 'emailChanged' : 'phoneChanged',
+        alsoTo: kind === 'email' ? before.email : null,
+        request: ctx,
+      });
       deps.logger.info(`${kind} changed`, { userId: String(userId) });
     },
 
@@ -198,9 +261,15 @@ export function createContacts(deps: ContactDeps) {
           .where(and(eq(users.id, userId), eq(column, address)))
           .returning({ id: users.id });
         if (!done) throw appError(profileSelfErrors.CODE_INVALID);
-        await auditChange(tx, deps, actorOf(ctx), kind === 'email' ? 'EmailVerified' : 'PhoneVerified', { type: 'User', id: userId, userId }, { address });
+        await auditChange(
+          tx,
+          deps,
+          actorOf(ctx),
+          kind === 'email' ? 'EmailVerified' : 'PhoneVerified',
+          { type: 'User', id: userId, userId },
+          { address },
+        );
       });
     },
   };
 }
-

@@ -64,7 +64,8 @@ export const profileErrors = defineErrors('profile', {
       'en-US': 'A tenant owner cannot deactivate or delete the account; transfer the ownership first.',
       'ja-JP': 'テナント所有者はアカウントを無効化または削除できません。先に所有権を譲渡してください。',
       'ko-KR': '테넌트 소유자는 계정을 비활성화하거나 삭제할 수 없습니다. 먼저 소유권을 이전하세요.',
-      'de-DE': 'Ein Mandanteninhaber kann das Konto nicht deaktivieren oder löschen; übertragen Sie zuerst die Inhaberschaft.',
+      'de-DE':
+        'Ein Mandanteninhaber kann das Konto nicht deaktivieren oder löschen; übertragen Sie zuerst die Inhaberschaft.',
       'hi-IN': 'टेनेंट स्वामी खाते को निष्क्रिय या हटा नहीं सकता; पहले स्वामित्व स्थानांतरित करें।',
     },
   },

@@ -43,5 +43,12 @@ export const activityOut = z.object({
   lastAccessTime: zDateTimeOut().nullable(),
   lastOperationTime: zDateTimeOut().nullable(),
   /** Days with activity only (sparse), oldest first, over the last 371 UTC days. */
-  trend: z.array(z.object({ date: z.string(), accessCount: z.number().int(), operationCount: z.number().int(), onlineMinutes: z.number().int() })),
+  trend: z.array(
+    z.object({
+      date: z.string(),
+      accessCount: z.number().int(),
+      operationCount: z.number().int(),
+      onlineMinutes: z.number().int(),
+    }),
+  ),
 });

@@ -65,10 +65,15 @@ export function createHistory(deps: HistoryDeps) {
       const starts = periodStarts(now);
       const since = new Date(starts.today.getTime() - (TREND_DAYS - 1) * DAY_MS);
       const earliest = new Date(Math.min(since.getTime(), starts.week.getTime(), starts.month.getTime()));
-      const day = (column: typeof loginLogs.loginTime | typeof auditEntries.createdTime) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
+      const day = (column: typeof loginLogs.loginTime | typeof auditEntries.createdTime) =>
+        sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
       const [logDays, auditDays, sessions, [user], [lastOp]] = await Promise.all([
         db
-          .select({ day: day(loginLogs.loginTime), events: count(), logins: sql<number>`count(*) filter (where ${loginLogs.result} = 0)` })
+          .select({
+            day: day(loginLogs.loginTime),
+            events: count(),
+            logins: sql<number>`count(*) filter (where ${loginLogs.result} = 0)`,
+          })
           .from(loginLogs)
           .where(and(eq(loginLogs.userId, userId), gte(loginLogs.loginTime, earliest)))
           .groupBy(day(loginLogs.loginTime)),
@@ -84,7 +89,10 @@ export function createHistory(deps: HistoryDeps) {
           .orderBy(desc(userSessions.lastActivityTime))
           .limit(SESSION_SCAN),
         db.select({ lastLogin: users.lastLoginTime }).from(users).where(eq(users.id, userId)),
-        db.select({ at: max(auditEntries.createdTime) }).from(auditEntries).where(eq(auditEntries.actorUserId, userId)),
+        db
+          .select({ at: max(auditEntries.createdTime) })
+          .from(auditEntries)
+          .where(eq(auditEntries.actorUserId, userId)),
       ]);
 
       // Seconds online per UTC day, each session split at midnight.
@@ -112,7 +120,10 @@ export function createHistory(deps: HistoryDeps) {
 
       const sum = (from: Date) => {
         const first = dayKey(from);
-        let loginCount = 0, accessCount = 0, operationCount = 0, onlineTime = 0;
+        let loginCount = 0,
+          accessCount = 0,
+          operationCount = 0,
+          onlineTime = 0;
         for (const [key, d] of days) {
           if (key < first) continue;
           loginCount += d.logins;
@@ -126,7 +137,12 @@ export function createHistory(deps: HistoryDeps) {
       const trend = [...days.entries()]
         .filter(([key]) => key >= firstTrendDay)
         .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([date, d]) => ({ date, accessCount: d.access, operationCount: d.operations, onlineMinutes: Math.floor((online.get(date) ?? 0) / 60) }));
+        .map(([date, d]) => ({
+          date,
+          accessCount: d.access,
+          operationCount: d.operations,
+          onlineMinutes: Math.floor((online.get(date) ?? 0) / 60),
+        }));
       return {
         today: sum(starts.today),
         thisWeek: sum(starts.week),
@@ -139,4 +155,3 @@ export function createHistory(deps: HistoryDeps) {
     },
   };
 }
-

@@ -30,7 +30,14 @@ export const PREFERENCE_DEFAULTS = {
 export type PreferenceKey = keyof typeof PREFERENCE_DEFAULTS;
 export const PREFERENCE_KEYS = Object.keys(PREFERENCE_DEFAULTS) as PreferenceKey[];
 
-export const notificationPreference = z.object(Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, z.boolean()])) as Record<PreferenceKey, z.ZodBoolean>);
+export const notificationPreference = z.object(
+  Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, z.boolean()])) as Record<PreferenceKey, z.ZodBoolean>,
+);
 
 /** Every switch optional: an absent one keeps its value. */
-export const updateNotificationPreference = z.object(Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, zBool().optional()])) as Record<PreferenceKey, z.ZodOptional<ReturnType<typeof zBool>>>);
+export const updateNotificationPreference = z.object(
+  Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, zBool().optional()])) as Record<
+    PreferenceKey,
+    z.ZodOptional<ReturnType<typeof zBool>>
+  >,
+);

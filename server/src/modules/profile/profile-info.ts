@@ -28,7 +28,10 @@ import type { SessionStateService } from '../auth/session/session-state.js';
  */
 
 type Ctx = CallContext & { auth: AuthContext };
-export type ProfileInfoDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'hasher' | 'events'> & { sessionState: SessionStateService };
+export type ProfileInfoDeps = Pick<
+  AppDeps,
+  'db' | 'clock' | 'ids' | 'store' | 'messages' | 'logger' | 'hasher' | 'events'
+> & { sessionState: SessionStateService };
 
 const USER_NAME = /^[A-Za-z0-9_]{3,30}$/;
 export const USER_NAME_INTERVAL_DAYS = 90;
@@ -47,7 +50,9 @@ export function createProfileInfo(deps: ProfileInfoDeps) {
     if (!row) throw appError(commonErrors.NOT_FOUND);
     const { user, security } = row;
     const now = clock.now();
-    const nextChange = user.lastUserNameChangeTime ? user.lastUserNameChangeTime.getTime() + USER_NAME_INTERVAL_DAYS * DAY_MS : 0;
+    const nextChange = user.lastUserNameChangeTime
+      ? user.lastUserNameChangeTime.getTime() + USER_NAME_INTERVAL_DAYS * DAY_MS
+      : 0;
     return {
       userId: String(user.id),
       userName: user.userName,
@@ -116,7 +121,12 @@ export function createProfileInfo(deps: ProfileInfoDeps) {
       if (!USER_NAME.test(userName)) throw appError(profileSelfErrors.USER_NAME_PATTERN);
       const userId = ctx.auth.userId;
       const [user] = await db
-        .select({ tenantId: users.tenantId, userName: users.userName, isSystemAccount: users.isSystemAccount, changed: users.lastUserNameChangeTime })
+        .select({
+          tenantId: users.tenantId,
+          userName: users.userName,
+          isSystemAccount: users.isSystemAccount,
+          changed: users.lastUserNameChangeTime,
+        })
         .from(users)
         .where(eq(users.id, userId));
       if (!user) throw appError(commonErrors.NOT_FOUND);
@@ -129,7 +139,14 @@ export function createProfileInfo(deps: ProfileInfoDeps) {
       const [taken] = await db
         .select({ id: users.id })
         .from(users)
-        .where(and(eq(users.tenantId, user.tenantId), sql`lower(${users.userName}) = ${userName.toLowerCase()}`, ne(users.id, userId), notDeleted(users.isDeleted)))
+        .where(
+          and(
+            eq(users.tenantId, user.tenantId),
+            sql`lower(${users.userName}) = ${userName.toLowerCase()}`,
+            ne(users.id, userId),
+            notDeleted(users.isDeleted),
+          ),
+        )
         .limit(1);
       if (taken) throw appError(profileSelfErrors.USER_NAME_TAKEN);
       try {
@@ -137,11 +154,29 @@ export function createProfileInfo(deps: ProfileInfoDeps) {
           // The interval is checked again in the write: of two changes racing, one passes.
           const [changed] = await tx
             .update(users)
-            .set({ userName, lastUserNameChangeTime: now, modifiedTime: now, modifiedBy: userId, version: sql`${users.version} + 1` })
-            .where(and(eq(users.id, userId), or(isNull(users.lastUserNameChangeTime), lte(users.lastUserNameChangeTime, earliest))))
+            .set({
+              userName,
+              lastUserNameChangeTime: now,
+              modifiedTime: now,
+              modifiedBy: userId,
+              version: sql`${users.version} + 1`,
+            })
+            .where(
+              and(
+                eq(users.id, userId),
+                or(isNull(users.lastUserNameChangeTime), lte(users.lastUserNameChangeTime, earliest)),
+              ),
+            )
             .returning({ id: users.id });
           if (!changed) throw appError(profileSelfErrors.USER_NAME_TOO_SOON);
-          await auditChange(tx, deps, actorOf(ctx), 'UserNameChanged', { type: 'User', id: userId, userId }, { from: user.userName, to: userName });
+          await auditChange(
+            tx,
+            deps,
+            actorOf(ctx),
+            'UserNameChanged',
+            { type: 'User', id: userId, userId },
+            { from: user.userName, to: userName },
+          );
         });
       } catch (error) {
         // Taken by another account between the check and the write (the unique index decides).
@@ -149,9 +184,14 @@ export function createProfileInfo(deps: ProfileInfoDeps) {
         throw error;
       }
       await deps.sessionState.invalidateUser(userId);
-      await notifySecurity(deps, { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture, kind: 'userNameChanged', request: ctx });
+      await notifySecurity(deps, {
+        userId,
+        tenantId: ctx.auth.tenantId,
+        culture: ctx.culture,
+        kind: 'userNameChanged',
+        request: ctx,
+      });
       deps.logger.info('user name changed', { userId: String(userId) });
     },
   };
 }
-

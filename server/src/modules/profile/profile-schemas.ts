@@ -52,7 +52,9 @@ export const updateProfileRequest = z.object({
     .max(AVATAR_DATA_URI_MAX)
     .refine(isAvatar, { message: 'avatar', params: { i18n: INVALID_AVATAR } })
     .nullish()
-    .meta({ description: `An http(s) URL or a site path (at most ${AVATAR_URL_MAX} characters), or a base64 image data URI (png, jpeg, gif, webp, svg; at most ${AVATAR_DATA_URI_MAX} characters); empty or null clears it` }),
+    .meta({
+      description: `An http(s) URL or a site path (at most ${AVATAR_URL_MAX} characters), or a base64 image data URI (png, jpeg, gif, webp, svg; at most ${AVATAR_DATA_URI_MAX} characters); empty or null clears it`,
+    }),
   /** 0 unknown, 1 male, 2 female. */
   gender: z.number().int().min(0).max(2).nullish(),
   birthday: zDate().nullish(),

@@ -7,10 +7,28 @@ import { listOwnSessions, revokeOtherSessions, revokeOwnSession } from './sessio
 import { twoFactorProcedures } from './two-factor-router.js';
 import { activityOut, loginLogsRequest, ownLoginLogPage } from './history-schemas.js';
 import { linkedAccount, notificationPreference, unlinkRequest, updateNotificationPreference } from './links-schemas.js';
-import { codeSent, contactCodeRequest, sendChangeEmailCodeRequest, sendChangePhoneCodeRequest } from './contact-schemas.js';
+import {
+  codeSent,
+  contactCodeRequest,
+  sendChangeEmailCodeRequest,
+  sendChangePhoneCodeRequest,
+} from './contact-schemas.js';
 import { changeUserNameRequest, profileOut, updateProfileRequest } from './profile-schemas.js';
-import { createCredentialRequest, credentialIdRequest, credentialItem, credentialQueryId, credentialStatusRequest, issuedCredential } from '../credentials/schemas.js';
-import { createCredential, deleteCredential, listCredentials, rotateCredentialSecret, updateCredentialStatus } from '../credentials/service.js';
+import {
+  createCredentialRequest,
+  credentialIdRequest,
+  credentialItem,
+  credentialQueryId,
+  credentialStatusRequest,
+  issuedCredential,
+} from '../credentials/schemas.js';
+import {
+  createCredential,
+  deleteCredential,
+  listCredentials,
+  rotateCredentialSecret,
+  updateCredentialStatus,
+} from '../credentials/service.js';
 
 /** /api/Profile: self-service of the signed-in user. */
 export const profileRouter = router({
@@ -23,7 +41,8 @@ export const profileRouter = router({
   UpdateProfileAsync: authedProcedure
     .meta({
       summary: 'Updates nickName, realName, avatar, gender, birthday, country, remark; answers the profile',
-      description: 'An absent field keeps its value; null or empty text clears it. Lengths: names and country 50, remark 500; avatar an http(s) URL or site path (2048) or an image data URI (256 KiB). Audited as ProfileUpdated (field names only).',
+      description:
+        'An absent field keeps its value; null or empty text clears it. Lengths: names and country 50, remark 500; avatar an http(s) URL or site path (2048) or an image data URI (256 KiB). Audited as ProfileUpdated (field names only).',
     })
     .input(updateProfileRequest)
     .output(profileOut)
@@ -31,8 +50,10 @@ export const profileRouter = router({
 
   ChangeUserNameAsync: authedProcedure
     .meta({
-      summary: 'Changes the user name (password confirmed): `^[A-Za-z0-9_]{3,30}$`, unique in the home tenant, once in 90 days',
-      description: 'Refused (422) for system accounts, a bad pattern, a taken or unchanged name, within 90 days of the last change and for a wrong password (5 attempts a minute, then 429); 403 while impersonating. Audited as UserNameChanged; a security notice follows.',
+      summary:
+        'Changes the user name (password confirmed): `^[A-Za-z0-9_]{3,30}$`, unique in the home tenant, once in 90 days',
+      description:
+        'Refused (422) for system accounts, a bad pattern, a taken or unchanged name, within 90 days of the last change and for a wrong password (5 attempts a minute, then 429); 403 while impersonating. Audited as UserNameChanged; a security notice follows.',
     })
     .input(changeUserNameRequest)
     .mutation(({ ctx, input }) => ctx.services.profileInfo.changeUserName(ctx, input)),
@@ -49,8 +70,10 @@ export const profileRouter = router({
   // The caller's e-mail and phone, two steps each (profile/contacts.ts).
   SendChangeEmailCodeAsync: authedProcedure
     .meta({
-      summary: 'Sends a code to a new e-mail address (password confirmed); the same answer whether the address is free or taken',
-      description: 'Whether another account uses the address is checked at ConfirmChangeEmail. Limits: one a minute per address and client, 10 a day per address, 50 a day per client (429 with Retry-After); a wrong password is 422 (5 a minute, then 429); 403 while impersonating; a failed send is 502 and leaves nothing usable.',
+      summary:
+        'Sends a code to a new e-mail address (password confirmed); the same answer whether the address is free or taken',
+      description:
+        'Whether another account uses the address is checked at ConfirmChangeEmail. Limits: one a minute per address and client, 10 a day per address, 50 a day per client (429 with Retry-After); a wrong password is 422 (5 a minute, then 429); 403 while impersonating; a failed send is 502 and leaves nothing usable.',
     })
     .input(sendChangeEmailCodeRequest)
     .output(codeSent)
@@ -59,7 +82,8 @@ export const profileRouter = router({
   ConfirmChangeEmailAsync: authedProcedure
     .meta({
       summary: 'Sets the new e-mail address (marked verified) with the code sent to it',
-      description: 'A wrong or expired code is 422 and spends it; the fifth wrong code in 10 minutes bars this step for 10 minutes (429). An address used by another account is 422 here. Audited as EmailChanged; a security notice goes to both addresses.',
+      description:
+        'A wrong or expired code is 422 and spends it; the fifth wrong code in 10 minutes bars this step for 10 minutes (429). An address used by another account is 422 here. Audited as EmailChanged; a security notice goes to both addresses.',
     })
     .input(contactCodeRequest)
     .mutation(({ ctx, input }) => ctx.services.contacts.confirmChange(ctx, 'email', input.code)),
@@ -67,7 +91,8 @@ export const profileRouter = router({
   SendChangePhoneCodeAsync: authedProcedure
     .meta({
       summary: 'Sends a code by text to a new phone number (password confirmed)',
-      description: 'Same limits and answers as SendChangeEmailCode; texts count toward the daily caps of every other text.',
+      description:
+        'Same limits and answers as SendChangeEmailCode; texts count toward the daily caps of every other text.',
     })
     .input(sendChangePhoneCodeRequest)
     .output(codeSent)
@@ -76,42 +101,61 @@ export const profileRouter = router({
   ConfirmChangePhoneAsync: authedProcedure
     .meta({
       summary: 'Sets the new phone number (marked verified) with the code sent to it',
-      description: 'A number verified on another account is refused (422). Audited as PhoneChanged; a security notice follows.',
+      description:
+        'A number verified on another account is refused (422). Audited as PhoneChanged; a security notice follows.',
     })
     .input(contactCodeRequest)
     .mutation(({ ctx, input }) => ctx.services.contacts.confirmChange(ctx, 'phone', input.code)),
 
   SendEmailVerifyCodeAsync: authedProcedure
-    .meta({ summary: 'Sends a code to the current e-mail address', description: 'No address: 422. Limits as SendChangeEmailCode.' })
+    .meta({
+      summary: 'Sends a code to the current e-mail address',
+      description: 'No address: 422. Limits as SendChangeEmailCode.',
+    })
     .output(codeSent)
     .mutation(({ ctx }) => ctx.services.contacts.sendVerifyCode(ctx, 'email')),
 
   VerifyEmailAsync: authedProcedure
-    .meta({ summary: 'Marks the current e-mail address verified with its code', description: 'Audited as EmailVerified.' })
+    .meta({
+      summary: 'Marks the current e-mail address verified with its code',
+      description: 'Audited as EmailVerified.',
+    })
     .input(contactCodeRequest)
     .mutation(({ ctx, input }) => ctx.services.contacts.verify(ctx, 'email', input.code)),
 
   SendPhoneVerifyCodeAsync: authedProcedure
-    .meta({ summary: 'Sends a code by text to the current phone number', description: 'No number: 422. Limits as SendChangePhoneCode.' })
+    .meta({
+      summary: 'Sends a code by text to the current phone number',
+      description: 'No number: 422. Limits as SendChangePhoneCode.',
+    })
     .output(codeSent)
     .mutation(({ ctx }) => ctx.services.contacts.sendVerifyCode(ctx, 'phone')),
 
   VerifyPhoneAsync: authedProcedure
-    .meta({ summary: 'Marks the current phone number verified with its code (what phone login and the phone second factor need)', description: 'A number verified on another account is refused (422). Audited as PhoneVerified.' })
+    .meta({
+      summary:
+        'Marks the current phone number verified with its code (what phone login and the phone second factor need)',
+      description: 'A number verified on another account is refused (422). Audited as PhoneVerified.',
+    })
     .input(contactCodeRequest)
     .mutation(({ ctx, input }) => ctx.services.contacts.verify(ctx, 'phone', input.code)),
 
   // The caller's history (profile/history.ts).
   GetLoginLogsAsync: authedProcedure
-    .meta({ summary: "The caller's login log, newest first (`?page=1&pageSize=10`; page 1 to 10000, pageSize 1 to 50)", description: 'Rows of every context the user signed in to; `loginResult` by name.' })
+    .meta({
+      summary: "The caller's login log, newest first (`?page=1&pageSize=10`; page 1 to 10000, pageSize 1 to 50)",
+      description: 'Rows of every context the user signed in to; `loginResult` by name.',
+    })
     .input(loginLogsRequest)
     .output(ownLoginLogPage)
     .query(({ ctx, input }) => ctx.services.history.loginLogs(ctx.auth.userId, input)),
 
   GetActivityAsync: authedProcedure
     .meta({
-      summary: "The caller's activity: today, this week and this month (UTC), last sign-in, access and operation, and a sparse daily trend over 371 days",
-      description: 'loginCount: successful sign-ins; accessCount: login-log events; operationCount: audited changes made by the user; onlineTime (seconds) and onlineMinutes: session time from sign-in to the last activity.',
+      summary:
+        "The caller's activity: today, this week and this month (UTC), last sign-in, access and operation, and a sparse daily trend over 371 days",
+      description:
+        'loginCount: successful sign-ins; accessCount: login-log events; operationCount: audited changes made by the user; onlineTime (seconds) and onlineMinutes: session time from sign-in to the last activity.',
     })
     .output(activityOut)
     .query(({ ctx }) => ctx.services.history.activity(ctx.auth.userId)),
@@ -125,7 +169,8 @@ export const profileRouter = router({
   UnlinkAccountAsync: authedProcedure
     .meta({
       summary: 'Unlinks the external account of a provider (case-insensitive)',
-      description: 'Refused (422) when it would leave no way to sign in: no other linked account, no real e-mail address (not the placeholder of accounts an external login created) and no verified phone with phone login on. Unknown provider: 422. Audited as ExternalLoginUnlinked.',
+      description:
+        'Refused (422) when it would leave no way to sign in: no other linked account, no real e-mail address (not the placeholder of accounts an external login created) and no verified phone with phone login on. Unknown provider: 422. Audited as ExternalLoginUnlinked.',
     })
     .input(unlinkRequest)
     .mutation(({ ctx, input }) => ctx.services.links.unlink(ctx, input.provider)),
@@ -138,7 +183,8 @@ export const profileRouter = router({
   UpdateNotificationPreferenceAsync: authedProcedure
     .meta({
       summary: 'Sets notification switches; an absent one keeps its value; answers all of them',
-      description: 'Security notices honour channelInApp, channelEmail and typeSecurity, except the ones that always go out: the forced password change, and a changed password, e-mail address or phone number. Audited as NotificationPreferenceChanged (the switches that changed).',
+      description:
+        'Security notices honour channelInApp, channelEmail and typeSecurity, except the ones that always go out: the forced password change, and a changed password, e-mail address or phone number. Audited as NotificationPreferenceChanged (the switches that changed).',
     })
     .input(updateNotificationPreference)
     .output(notificationPreference)
@@ -153,14 +199,18 @@ export const profileRouter = router({
   CreateApiCredentialAsync: authedProcedure
     .meta({
       summary: 'Creates an API credential; the secret is shown only in this answer',
-      description: 'At most 5 per user. Optional: signatureAlgorithm (HMACSHA256 default, HMACSHA512, RSASHA256 with publicKey), ipWhitelist, expirationTime. Refused while impersonating.',
+      description:
+        'At most 5 per user. Optional: signatureAlgorithm (HMACSHA256 default, HMACSHA512, RSASHA256 with publicKey), ipWhitelist, expirationTime. Refused while impersonating.',
     })
     .input(createCredentialRequest)
     .output(issuedCredential)
     .mutation(({ ctx, input }) => createCredential(ctx, ctx, ctx.auth, input)),
 
   RotateApiCredentialSecretAsync: authedProcedure
-    .meta({ summary: 'Replaces the secret (the old one stops working at once); shown only in this answer', description: 'Refused while impersonating.' })
+    .meta({
+      summary: 'Replaces the secret (the old one stops working at once); shown only in this answer',
+      description: 'Refused while impersonating.',
+    })
     .input(credentialIdRequest)
     .output(issuedCredential)
     .mutation(({ ctx, input }) => rotateCredentialSecret(ctx, ctx, ctx.auth, input.basicId)),
@@ -178,12 +228,20 @@ export const profileRouter = router({
 
   // The caller's own sessions (profile/sessions.ts).
   GetSessionsAsync: authedProcedure
-    .meta({ summary: "The caller's live sessions (Active, unexpired), in every context: the current one first, then by latest activity", description: 'At most 500. `deviceType` is the original\'s DeviceType number.' })
+    .meta({
+      summary:
+        "The caller's live sessions (Active, unexpired), in every context: the current one first, then by latest activity",
+      description: "At most 500. `deviceType` is the original's DeviceType number.",
+    })
     .output(z.array(ownSession))
     .query(({ ctx }) => listOwnSessions(ctx, ctx)),
 
   RevokeSessionAsync: authedProcedure
-    .meta({ summary: 'Ends one of the caller\'s other sessions at once, on every node (its connections get a forced logout)', description: 'The current session is refused (422; log out instead); an unknown or another user\'s session answers 422 too. An own session already ended is not an error.' })
+    .meta({
+      summary: "Ends one of the caller's other sessions at once, on every node (its connections get a forced logout)",
+      description:
+        "The current session is refused (422; log out instead); an unknown or another user's session answers 422 too. An own session already ended is not an error.",
+    })
     .input(revokeSessionRequest)
     .mutation(({ ctx, input }) => revokeOwnSession(ctx, ctx, input.sessionId)),
 
@@ -195,8 +253,9 @@ export const profileRouter = router({
   // The caller's own account (profile/account.ts), through the administrator's disable and delete code.
   DeactivateAccountAsync: authedProcedure
     .meta({
-      summary: 'Disables the caller\'s account (password confirmed); every session ends, this one included',
-      description: 'Wrong password: 422 (5 attempts a minute, then 429). Refused (422) for system accounts and tenant owners, and (403) while impersonating. The security stamp rotates; audited as AccountDeactivated.',
+      summary: "Disables the caller's account (password confirmed); every session ends, this one included",
+      description:
+        'Wrong password: 422 (5 attempts a minute, then 429). Refused (422) for system accounts and tenant owners, and (403) while impersonating. The security stamp rotates; audited as AccountDeactivated.',
     })
     .input(passwordConfirmation)
     .mutation(({ ctx, input }) => deactivateAccount(ctx, ctx, input.password)),
@@ -205,8 +264,10 @@ export const profileRouter = router({
     .meta({
       method: 'POST',
       action: 'DeleteAccount',
-      summary: 'Deletes the caller\'s account (soft; password confirmed); every session and connection ends, the user name and e-mail become free',
-      description: 'Wrong password: 422 (5 attempts a minute, then 429). Refused (422) for system accounts and tenant owners, and (403) while impersonating. The security stamp rotates; audited as AccountDeleted.',
+      summary:
+        "Deletes the caller's account (soft; password confirmed); every session and connection ends, the user name and e-mail become free",
+      description:
+        'Wrong password: 422 (5 attempts a minute, then 429). Refused (422) for system accounts and tenant owners, and (403) while impersonating. The security stamp rotates; audited as AccountDeleted.',
     })
     .input(passwordConfirmation)
     .mutation(({ ctx, input }) => deleteAccount(ctx, ctx, input.password)),

@@ -165,13 +165,20 @@ export const profileSelfErrors = defineErrors('profileSelf', {
   LAST_LOGIN_METHOD: {
     status: 422,
     text: {
-      'zh-CN': '这是您当前唯一的登录方式，且账号没有可用于找回密码的邮箱，无法解除绑定。请先绑定有效邮箱或设置其它登录方式。',
-      'zh-TW': '這是您目前唯一的登入方式，且帳號沒有可用於找回密碼的電子郵件，無法解除綁定。請先綁定有效電子郵件或設定其他登入方式。',
-      'en-US': 'This is your only way to sign in and the account has no e-mail address to recover the password; link an e-mail address or another sign-in method first.',
-      'ja-JP': 'これは唯一のサインイン方法で、パスワードを回復できるメールアドレスがないため、連携を解除できません。先にメールアドレスか他のサインイン方法を設定してください。',
-      'ko-KR': '유일한 로그인 방법이며 비밀번호를 복구할 이메일 주소가 없어 연결을 해제할 수 없습니다. 먼저 이메일 주소나 다른 로그인 방법을 설정하세요.',
-      'de-DE': 'Dies ist Ihre einzige Anmeldemöglichkeit und das Konto hat keine E-Mail-Adresse zur Passwortwiederherstellung; verknüpfen Sie zuerst eine E-Mail-Adresse oder eine andere Anmeldemethode.',
-      'hi-IN': 'यह साइन इन करने का आपका एकमात्र तरीका है और पासवर्ड पुनर्प्राप्त करने के लिए खाते में कोई ई-मेल पता नहीं है; पहले ई-मेल पता या कोई अन्य साइन-इन तरीका जोड़ें।',
+      'zh-CN':
+        '这是您当前唯一的登录方式，且账号没有可用于找回密码的邮箱，无法解除绑定。请先绑定有效邮箱或设置其它登录方式。',
+      'zh-TW':
+        '這是您目前唯一的登入方式，且帳號沒有可用於找回密碼的電子郵件，無法解除綁定。請先綁定有效電子郵件或設定其他登入方式。',
+      'en-US':
+        'This is your only way to sign in and the account has no e-mail address to recover the password; link an e-mail address or another sign-in method first.',
+      'ja-JP':
+        'これは唯一のサインイン方法で、パスワードを回復できるメールアドレスがないため、連携を解除できません。先にメールアドレスか他のサインイン方法を設定してください。',
+      'ko-KR':
+        '유일한 로그인 방법이며 비밀번호를 복구할 이메일 주소가 없어 연결을 해제할 수 없습니다. 먼저 이메일 주소나 다른 로그인 방법을 설정하세요.',
+      'de-DE':
+        'Dies ist Ihre einzige Anmeldemöglichkeit und das Konto hat keine E-Mail-Adresse zur Passwortwiederherstellung; verknüpfen Sie zuerst eine E-Mail-Adresse oder eine andere Anmeldemethode.',
+      'hi-IN':
+        'यह साइन इन करने का आपका एकमात्र तरीका है और पासवर्ड पुनर्प्राप्त करने के लिए खाते में कोई ई-मेल पता नहीं है; पहले ई-मेल पता या कोई अन्य साइन-इन तरीका जोड़ें।',
     },
   },
   TOO_MANY_SETTINGS: {

@@ -26,29 +26,62 @@ describe('GET /api/Profile/Sessions', () => {
     await setActivity(server, tokens.laptop!, new Date(now - 1_000));
     await setActivity(server, tokens.tablet!, new Date(now - 2_000));
     // Revoked and expired sessions are not listed.
-    await deps().db.update(userSessions).set({ status: 2 }).where(eq(userSessions.id, BigInt(sessionOf(tokens.gone!))));
-    await deps().db.update(userSessions).set({ expirationTime: new Date(now - 1) }).where(eq(userSessions.id, BigInt(sessionOf(tokens.old!))));
+    await deps()
+      .db.update(userSessions)
+      .set({ status: 2 })
+      .where(eq(userSessions.id, BigInt(sessionOf(tokens.gone!))));
+    await deps()
+      .db.update(userSessions)
+      .set({ expirationTime: new Date(now - 1) })
+      .where(eq(userSessions.id, BigInt(sessionOf(tokens.old!))));
 
     const res = await profileApi(server, tokens.tablet!).sessions();
     expect(res.status).toBe(200);
     const list = res.body.data as Array<Record<string, unknown>>;
-    expect(list.map((s) => s.sessionId)).toEqual([sessionOf(tokens.tablet!), sessionOf(tokens.laptop!), sessionOf(tokens.phone!)]);
+    expect(list.map((s) => s.sessionId)).toEqual([
+      sessionOf(tokens.tablet!),
+      sessionOf(tokens.laptop!),
+      sessionOf(tokens.phone!),
+    ]);
     expect(list.map((s) => s.isCurrent)).toEqual([true, false, false]);
     expect(list.map((s) => s.sessionId)).not.toContain(sessionOf(stranger.tokens.phone!));
     // The original's item: ids as strings, deviceType as its DeviceType number, nulls left out.
     const phone = list.find((s) => s.sessionId === sessionOf(tokens.phone!))!;
-    expect(phone).toMatchObject({ deviceType: 2, browser: expect.stringMatching(/Safari/), operatingSystem: expect.stringMatching(/^iOS/), ipAddress: '127.0.0.1', isCurrent: false });
+    expect(phone).toMatchObject({
+      deviceType: 2,
+      browser: expect.stringMatching(/Safari/),
+      operatingSystem: expect.stringMatching(/^iOS/),
+      ipAddress: '127.0.0.1',
+      isCurrent: false,
+    });
     expect(typeof phone.sessionId).toBe('string');
     expect(list.find((s) => s.sessionId === sessionOf(tokens.laptop!))).toMatchObject({ deviceType: 1 });
     for (const item of list) {
-      expect(Object.keys(item).every((k) => ['sessionId', 'deviceName', 'deviceType', 'browser', 'operatingSystem', 'ipAddress', 'location', 'loginTime', 'lastActivityTime', 'isCurrent'].includes(k))).toBe(true);
+      expect(
+        Object.keys(item).every((k) =>
+          [
+            'sessionId',
+            'deviceName',
+            'deviceType',
+            'browser',
+            'operatingSystem',
+            'ipAddress',
+            'location',
+            'loginTime',
+            'lastActivityTime',
+            'isCurrent',
+          ].includes(k),
+        ),
+      ).toBe(true);
       expect(item.loginTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/);
     }
   });
 
   it('writes times in the X-Timezone zone and needs a login', async () => {
     const { tokens } = await signedInOn(server, ['phone']);
-    const res = await server.json('/api/Profile/Sessions', { headers: { authorization: `Bearer ${tokens.phone}`, 'x-timezone': 'Asia/Shanghai' } });
+    const res = await server.json('/api/Profile/Sessions', {
+      headers: { authorization: `Bearer ${tokens.phone}`, 'x-timezone': 'Asia/Shanghai' },
+    });
     expect(res.body.data[0].lastActivityTime).toMatch(/\+08:00$/);
     const anonymous = await server.json('/api/Profile/Sessions');
     expect(anonymous.status).toBe(401);
@@ -68,21 +101,38 @@ describe('POST /api/Profile/RevokeSession', () => {
     off();
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ code: 200, isSuccess: true });
-    expect(pushed).toEqual([expect.objectContaining({ userId: user.id, sessionIds: [BigInt(sessionOf(tokens.phone!))] })]);
+    expect(pushed).toEqual([
+      expect.objectContaining({ userId: user.id, sessionIds: [BigInt(sessionOf(tokens.phone!))] }),
+    ]);
 
     const next = await profileApi(server, tokens.phone!).userInfo();
     expect(next.status).toBe(401);
     expect(next.body.code).toBe(10001);
     expect((await laptop.userInfo()).status).toBe(200);
-    expect((await laptop.sessions()).body.data.map((s: { sessionId: string }) => s.sessionId)).toEqual([sessionOf(tokens.laptop!)]);
+    expect((await laptop.sessions()).body.data.map((s: { sessionId: string }) => s.sessionId)).toEqual([
+      sessionOf(tokens.laptop!),
+    ]);
 
-    const [row] = await deps().db.select().from(userSessions).where(eq(userSessions.id, BigInt(sessionOf(tokens.phone!))));
+    const [row] = await deps()
+      .db.select()
+      .from(userSessions)
+      .where(eq(userSessions.id, BigInt(sessionOf(tokens.phone!))));
     expect(row).toMatchObject({ status: 2, revokedReason: 'Revoked by the user' });
-    const audit = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'SessionRevoked'), eq(auditEntries.userId, user.id)));
-    expect(audit).toEqual([expect.objectContaining({ actorUserId: user.id, targetType: 'Session', targetId: sessionOf(tokens.phone!) })]);
+    const audit = await deps()
+      .db.select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.action, 'SessionRevoked'), eq(auditEntries.userId, user.id)));
+    expect(audit).toEqual([
+      expect.objectContaining({ actorUserId: user.id, targetType: 'Session', targetId: sessionOf(tokens.phone!) }),
+    ]);
     // Once ended, revoking it again changes nothing and is not an error.
     expect((await laptop.revoke(sessionOf(tokens.phone!))).status).toBe(200);
-    expect(await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'SessionRevoked'), eq(auditEntries.userId, user.id)))).toHaveLength(1);
+    expect(
+      await deps()
+        .db.select()
+        .from(auditEntries)
+        .where(and(eq(auditEntries.action, 'SessionRevoked'), eq(auditEntries.userId, user.id))),
+    ).toHaveLength(1);
   });
 
   it('refuses the current session with the original text, localized', async () => {
@@ -110,7 +160,19 @@ describe('POST /api/Profile/RevokeSession', () => {
   it('answers bad input with a validation envelope, never a 500; unknown fields are ignored', async () => {
     const { tokens } = await signedInOn(server, ['phone', 'laptop']);
     const api = profileApi(server, tokens.phone!);
-    for (const bad of [undefined, null, 'abc', -1, 1.5, true, {}, [], '9223372036854775808', '99999999999999999999999', '']) {
+    for (const bad of [
+      undefined,
+      null,
+      'abc',
+      -1,
+      1.5,
+      true,
+      {},
+      [],
+      '9223372036854775808',
+      '99999999999999999999999',
+      '',
+    ]) {
       const res = await api.revoke(bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
       expect(res.body).toMatchObject({ code: 400, isSuccess: false });
@@ -126,7 +188,9 @@ describe('POST /api/Profile/RevokeSession', () => {
     expect(exact.status).toBe(200);
     expect((await profileApi(server, tokens.laptop!).userInfo()).status).toBe(401);
     // The wrong method on a known path is 405 with an envelope.
-    const get = await server.json('/api/Profile/RevokeSession', { headers: { authorization: `Bearer ${tokens.phone}` } });
+    const get = await server.json('/api/Profile/RevokeSession', {
+      headers: { authorization: `Bearer ${tokens.phone}` },
+    });
     expect(get.status).toBe(405);
     expect(get.body.code).toBe(405);
   });
@@ -148,9 +212,14 @@ describe('POST /api/Profile/RevokeOtherSessions', () => {
     expect((await api.userInfo()).status).toBe(200);
     expect((await profileApi(server, other.tokens.phone!).userInfo()).status).toBe(200);
     expect((await api.revokeOthers()).body.data).toEqual({ revokedCount: 0 });
-    const audit = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'SessionRevoked'), eq(auditEntries.userId, user.id)));
+    const audit = await deps()
+      .db.select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.action, 'SessionRevoked'), eq(auditEntries.userId, user.id)));
     expect(audit).toHaveLength(1);
-    expect((audit[0]!.detail as { sessionIds: string[] }).sessionIds.sort()).toEqual([sessionOf(tokens.phone!), sessionOf(tokens.tablet!)].sort());
+    expect((audit[0]!.detail as { sessionIds: string[] }).sessionIds.sort()).toEqual(
+      [sessionOf(tokens.phone!), sessionOf(tokens.tablet!)].sort(),
+    );
     // A body, even a strange one, is not needed and not read.
     expect((await api.raw('RevokeOtherSessions', '{"sessionId":"1","x":[1]}')).status).toBe(200);
   });
@@ -175,7 +244,6 @@ describe('POST /api/Profile/RevokeOtherSessions', () => {
     expect(results.find((r) => r.status === 401)!.body.code).toBe(10001);
     const alive = await Promise.all([a.userInfo(), b.userInfo()]);
     expect(alive.map((r) => r.status).sort()).toEqual([200, 401]);
-
   });
 
   it('a call that passed the gate just before another device ended its session revokes nothing (401 10001)', async () => {
@@ -197,7 +265,10 @@ describe('POST /api/Profile/RevokeOtherSessions', () => {
       const first = a.revokeOthers();
       const bRow = BigInt(sessionOf(tokens.b!));
       for (let i = 0; i < 200; i++) {
-        const [row] = await deps().db.select({ status: userSessions.status }).from(userSessions).where(eq(userSessions.id, bRow));
+        const [row] = await deps()
+          .db.select({ status: userSessions.status })
+          .from(userSessions)
+          .where(eq(userSessions.id, bRow));
         if (row!.status === 2) break;
         await new Promise((r) => setTimeout(r, 10));
       }
@@ -214,7 +285,7 @@ describe('POST /api/Profile/RevokeOtherSessions', () => {
     expect((await b.userInfo()).status).toBe(401);
   });
 
-  it('of two devices each ending the other\'s session at once, one stays signed in', async () => {
+  it("of two devices each ending the other's session at once, one stays signed in", async () => {
     const { tokens: pair } = await signedInOn(server, ['x', 'y']);
     const [x, y] = [profileApi(server, pair.x!), profileApi(server, pair.y!)];
     await Promise.all([x.userInfo(), y.userInfo()]);

@@ -28,7 +28,12 @@ const REASON_OTHERS = 'Signed out of other sessions by the user';
 
 /** Live sessions of a user: Active, not deleted, not past their absolute expiry. */
 function live(userId: bigint, now: Date) {
-  return and(eq(userSessions.userId, userId), eq(userSessions.status, SessionStatus.Active), notDeleted(userSessions.isDeleted), gt(userSessions.expirationTime, now));
+  return and(
+    eq(userSessions.userId, userId),
+    eq(userSessions.status, SessionStatus.Active),
+    notDeleted(userSessions.isDeleted),
+    gt(userSessions.expirationTime, now),
+  );
 }
 
 /** GET /api/Profile/Sessions: current first, then the latest activity (at most 500). */
@@ -63,7 +68,10 @@ export async function listOwnSessions({ deps }: ServiceScope, ctx: Ctx) {
  */
 async function lockCaller(tx: Executor, ctx: Ctx): Promise<void> {
   await queueWithLogins(tx, ctx.auth.userId);
-  const [own] = await tx.select({ status: userSessions.status, isDeleted: userSessions.isDeleted }).from(userSessions).where(eq(userSessions.id, ctx.auth.sessionId));
+  const [own] = await tx
+    .select({ status: userSessions.status, isDeleted: userSessions.isDeleted })
+    .from(userSessions)
+    .where(eq(userSessions.id, ctx.auth.sessionId));
   if (!own || own.status !== SessionStatus.Active || own.isDeleted) throw appError(authErrors.LOGIN_EXPIRED);
 }
 
@@ -71,8 +79,14 @@ async function lockCaller(tx: Executor, ctx: Ctx): Promise<void> {
 async function revokeLocked({ deps, services }: ServiceScope, ctx: Ctx, tx: Executor, ids: bigint[], reason: string) {
   if (ids.length === 0) return;
   await services.sessions.revokeIn(tx, ids, reason);
-  const target = ids.length === 1 ? { type: 'Session', id: ids[0]!, userId: ctx.auth.userId } : { type: 'User', id: ctx.auth.userId, userId: ctx.auth.userId };
-  await auditChange(tx, deps, actorOf(ctx), 'SessionRevoked', target, { sessionIds: ids.map(String), byAdministrator: false });
+  const target =
+    ids.length === 1
+      ? { type: 'Session', id: ids[0]!, userId: ctx.auth.userId }
+      : { type: 'User', id: ctx.auth.userId, userId: ctx.auth.userId };
+  await auditChange(tx, deps, actorOf(ctx), 'SessionRevoked', target, {
+    sessionIds: ids.map(String),
+    byAdministrator: false,
+  });
 }
 
 /**
@@ -98,14 +112,24 @@ export async function revokeOwnSession({ deps, services }: ServiceScope, ctx: Ct
 }
 
 /** POST /api/Profile/RevokeOtherSessions: ends every other session of the caller; answers how many. */
-export async function revokeOtherSessions({ deps, services }: ServiceScope, ctx: Ctx): Promise<{ revokedCount: number }> {
+export async function revokeOtherSessions(
+  { deps, services }: ServiceScope,
+  ctx: Ctx,
+): Promise<{ revokedCount: number }> {
   const { userId, sessionId } = ctx.auth;
   const revoked = await deps.db.transaction(async (tx) => {
     await lockCaller(tx, ctx);
     const rows = await tx
       .select({ id: userSessions.id })
       .from(userSessions)
-      .where(and(eq(userSessions.userId, userId), eq(userSessions.status, SessionStatus.Active), notDeleted(userSessions.isDeleted), ne(userSessions.id, sessionId)));
+      .where(
+        and(
+          eq(userSessions.userId, userId),
+          eq(userSessions.status, SessionStatus.Active),
+          notDeleted(userSessions.isDeleted),
+          ne(userSessions.id, sessionId),
+        ),
+      );
     const ids = rows.map((r) => r.id);
     await revokeLocked({ deps, services }, ctx, tx, ids, REASON_OTHERS);
     return ids;

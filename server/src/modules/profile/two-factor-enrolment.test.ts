@@ -1,7 +1,15 @@
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, loginLogs, notifications, recoveryCodes, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
+import {
+  auditEntries,
+  loginLogs,
+  notifications,
+  recoveryCodes,
+  users,
+  userSecurity,
+  userSessions,
+} from '../../../../db/schema/index.js';
 import { ManualClock } from '../../infra/clock.js';
 import { readOutbox } from '../../infra/messaging/outbox.js';
 import { createTestUser, loginAs, watchCodes, type TestUserOptions } from '../../testing/auth-fixtures.js';
@@ -35,9 +43,13 @@ async function signedIn(options: TestUserOptions = {}) {
   return { user, token: first, other: second, api: twoFactorApi(server, first) };
 }
 
-const securityOf = async (userId: bigint) => (await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, userId)))[0]!;
+const securityOf = async (userId: bigint) =>
+  (await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, userId)))[0]!;
 const auditsOf = (userId: bigint, action: 'MfaBound' | 'MfaUnbound' | 'RecoveryCodesGenerated') =>
-  deps().db.select().from(auditEntries).where(and(eq(auditEntries.userId, userId), eq(auditEntries.action, action)));
+  deps()
+    .db.select()
+    .from(auditEntries)
+    .where(and(eq(auditEntries.userId, userId), eq(auditEntries.action, action)));
 
 /** A fresh TOTP step for the next code (a step's code is accepted once). */
 const nextStep = () => clock.advance(30_000);
@@ -71,9 +83,15 @@ describe('POST /api/Profile/Setup2FA', () => {
     expect(sharedKey).toMatch(/^[A-Z2-7]{32}$/);
     expect(base32Decode(sharedKey)).toHaveLength(20);
     // SPEC: otpauth://totp/<issuer>:<account>?secret=<SECRET>&period=30&digits=6 (issuer appended for apps that file by it).
-    expect(authenticatorUri).toBe(`otpauth://totp/Portcullis:${user.userName}?secret=${sharedKey}&period=30&digits=6&issuer=Portcullis`);
+    expect(authenticatorUri).toBe(
+      `otpauth://totp/Portcullis:${user.userName}?secret=${sharedKey}&period=30&digits=6&issuer=Portcullis`,
+    );
     const uri = new URL(authenticatorUri);
-    expect([uri.protocol, uri.host, decodeURIComponent(uri.pathname)]).toEqual(['otpauth:', 'totp', `/Portcullis:${user.userName}`]);
+    expect([uri.protocol, uri.host, decodeURIComponent(uri.pathname)]).toEqual([
+      'otpauth:',
+      'totp',
+      `/Portcullis:${user.userName}`,
+    ]);
     expect([...uri.searchParams.keys()].slice(0, 3)).toEqual(['secret', 'period', 'digits']);
 
     const stored = await securityOf(user.id);
@@ -86,9 +104,17 @@ describe('POST /api/Profile/Setup2FA', () => {
 
     const again = await api.setup();
     expect(again.body.data.sharedKey).toBe(sharedKey);
-    expect((await api.state()).body.data).toEqual({ twoFactorEnabled: false, twoFactorMethod: 0, totpSetupPending: true, recoveryCodesRemaining: 0 });
+    expect((await api.state()).body.data).toEqual({
+      twoFactorEnabled: false,
+      twoFactorMethod: 0,
+      totpSetupPending: true,
+      recoveryCodesRemaining: 0,
+    });
     // Not on yet: the password alone still signs in.
-    const login = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password } });
+    const login = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username: user.email, password: user.password },
+    });
     expect(login.body.data.requiresTwoFactor).toBe(false);
   });
 
@@ -122,7 +148,12 @@ describe('POST /api/Profile/Enable2FA with the authenticator', () => {
     const res = await api.enable(1, appCode(key, clock.nowMs()));
     expect(res.status).toBe(200);
     const data = res.body.data as { recoveryCodes: string[] };
-    expect(data).toMatchObject({ twoFactorEnabled: true, twoFactorMethod: 1, totpSetupPending: false, recoveryCodesRemaining: 10 });
+    expect(data).toMatchObject({
+      twoFactorEnabled: true,
+      twoFactorMethod: 1,
+      totpSetupPending: false,
+      recoveryCodesRemaining: 10,
+    });
     expect(data.recoveryCodes).toHaveLength(10);
     for (const c of data.recoveryCodes) expect(c).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
     expect(new Set(data.recoveryCodes).size).toBe(10);
@@ -135,18 +166,41 @@ describe('POST /api/Profile/Enable2FA with the authenticator', () => {
     expect((await securityOf(user.id)).securityStamp).not.toBe(stampBefore);
     expect((await twoFactorApi(server, other).userInfo()).status).toBe(401);
     expect((await api.userInfo()).status).toBe(200);
-    expect((await api.state()).body.data).toEqual({ twoFactorEnabled: true, twoFactorMethod: 1, totpSetupPending: false, recoveryCodesRemaining: 10 });
+    expect((await api.state()).body.data).toEqual({
+      twoFactorEnabled: true,
+      twoFactorMethod: 1,
+      totpSetupPending: false,
+      recoveryCodesRemaining: 10,
+    });
 
-    expect(await auditsOf(user.id, 'MfaBound')).toEqual([expect.objectContaining({ actorUserId: user.id, detail: expect.objectContaining({ method: 'Totp', twoFactorMethod: 1 }) })]);
+    expect(await auditsOf(user.id, 'MfaBound')).toEqual([
+      expect.objectContaining({
+        actorUserId: user.id,
+        detail: expect.objectContaining({ method: 'Totp', twoFactorMethod: 1 }),
+      }),
+    ]);
     expect(await auditsOf(user.id, 'RecoveryCodesGenerated')).toHaveLength(1);
-    const logged = await deps().db.select().from(loginLogs).where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.MfaBound)));
+    const logged = await deps()
+      .db.select()
+      .from(loginLogs)
+      .where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.MfaBound)));
     expect(logged).toHaveLength(1);
-    const notices = await deps().db.select().from(notifications).where(and(eq(notifications.userId, user.id), eq(notifications.notificationType, 'Security')));
+    const notices = await deps()
+      .db.select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, user.id), eq(notifications.notificationType, 'Security')));
     expect(notices.map((n) => n.title)).toContain('Two-step verification turned on');
-    expect((await outbox()).some((m) => m.to === user.email && m.kind === 'security-alert' && m.subject === 'Two-step verification turned on')).toBe(true);
+    expect(
+      (await outbox()).some(
+        (m) => m.to === user.email && m.kind === 'security-alert' && m.subject === 'Two-step verification turned on',
+      ),
+    ).toBe(true);
 
     // Now the login asks for it.
-    const login = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password } });
+    const login = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username: user.email, password: user.password },
+    });
     expect(login.body.data).toMatchObject({ requiresTwoFactor: true, availableTwoFactorMethods: ['totp'] });
     // Enabling again: refused.
     expect((await api.enable(1, appCode(key, clock.nowMs()))).status).toBe(422);
@@ -229,7 +283,10 @@ describe('POST /api/Profile/Send2FASetupCode and Enable2FA by e-mail or phone', 
     const both = await api.enable(1, appCode(key, clock.nowMs()));
     expect(both.body.data).toMatchObject({ twoFactorMethod: 3, recoveryCodesRemaining: 10 });
     expect(both.body.data.recoveryCodes ?? null).toBeNull();
-    const login = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password } });
+    const login = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username: user.email, password: user.password },
+    });
     expect(login.body.data.availableTwoFactorMethods).toEqual(['totp', 'email']);
   });
 
@@ -260,7 +317,9 @@ describe('POST /api/Profile/Send2FASetupCode and Enable2FA by e-mail or phone', 
     expect(daily.status).toBe(429);
     expect(Number(daily.headers.get('retry-after'))).toBeGreaterThan(3600);
     // The last code still turns the phone on.
-    expect((await api.enable(4, codes.last('setup-two-factor-phone', String(user.id))!)).body.data).toMatchObject({ twoFactorMethod: 4 });
+    expect((await api.enable(4, codes.last('setup-two-factor-phone', String(user.id))!)).body.data).toMatchObject({
+      twoFactorMethod: 4,
+    });
   });
 
   it('leaves no usable code when the message cannot be sent (502)', async () => {
@@ -300,9 +359,19 @@ describe('POST /api/Profile/Disable2FA', () => {
     const code = appCode(key, clock.nowMs());
     const res = await api.disable({ method: 2, code });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ twoFactorEnabled: true, twoFactorMethod: 1, totpSetupPending: false, recoveryCodesRemaining: 10 });
-    expect(await auditsOf(user.id, 'MfaUnbound')).toEqual([expect.objectContaining({ detail: expect.objectContaining({ method: 'Email', twoFactorMethod: 1 }) })]);
-    const logged = await deps().db.select().from(loginLogs).where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.MfaUnbound)));
+    expect(res.body.data).toEqual({
+      twoFactorEnabled: true,
+      twoFactorMethod: 1,
+      totpSetupPending: false,
+      recoveryCodesRemaining: 10,
+    });
+    expect(await auditsOf(user.id, 'MfaUnbound')).toEqual([
+      expect.objectContaining({ detail: expect.objectContaining({ method: 'Email', twoFactorMethod: 1 }) }),
+    ]);
+    const logged = await deps()
+      .db.select()
+      .from(loginLogs)
+      .where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.MfaUnbound)));
     expect(logged).toHaveLength(1);
     // Off already: no change, no audit.
     expect((await api.disable({ method: 2, code })).body.data).toMatchObject({ twoFactorMethod: 1 });
@@ -314,14 +383,25 @@ describe('POST /api/Profile/Disable2FA', () => {
     const key = (await api.setup()).body.data.sharedKey as string;
     nextStep();
     await api.enable(1, appCode(key, clock.nowMs()));
-    const fresh = (await loginAs(server, user, { twoFactorMethod: 'totp', twoFactorCode: appCode(key, clock.nowMs() + 30_000), twoFactorTicket: await ticketOf(user) })).accessToken;
+    const fresh = (
+      await loginAs(server, user, {
+        twoFactorMethod: 'totp',
+        twoFactorCode: appCode(key, clock.nowMs() + 30_000),
+        twoFactorTicket: await ticketOf(user),
+      })
+    ).accessToken;
     expect((await twoFactorApi(server, other).userInfo()).status).toBe(401);
     const wrong = await api.disable({ method: 1, password: 'not-the-password' });
     expect(wrong.status).toBe(422);
     expect(wrong.body.data).toBe('The current password is incorrect.');
     const res = await api.disable({ method: 1, password: user.password });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ twoFactorEnabled: false, twoFactorMethod: 0, totpSetupPending: false, recoveryCodesRemaining: 0 });
+    expect(res.body.data).toEqual({
+      twoFactorEnabled: false,
+      twoFactorMethod: 0,
+      totpSetupPending: false,
+      recoveryCodesRemaining: 0,
+    });
     const stored = await securityOf(user.id);
     expect(stored).toMatchObject({ twoFactorMethod: 0, twoFactorSecret: null, lastTotpStep: null });
     expect(await deps().db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id))).toHaveLength(0);
@@ -376,7 +456,10 @@ describe('POST /api/Profile/Disable2FA', () => {
 
 /** A first-stage ticket of a password login (captcha off). */
 async function ticketOf(user: { email: string | null; password: string }): Promise<string> {
-  const res = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password } });
+  const res = await server.json('/api/Auth/Login', {
+    method: 'POST',
+    json: { username: user.email, password: user.password },
+  });
   return res.body.data.twoFactorTicket as string;
 }
 
@@ -387,7 +470,13 @@ describe('refusals and bad input', () => {
     const sessionId = BigInt(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).SessionId as string);
     await deps().db.update(userSessions).set({ impersonatorUserId: admin.id }).where(eq(userSessions.id, sessionId));
     await deps().sessionState.invalidateUser(user.id);
-    for (const res of [await api.setup(), await api.sendCode(2), await api.enable(1, '123456'), await api.disable({ method: 1, password: user.password }), await api.regenerate(user.password)]) {
+    for (const res of [
+      await api.setup(),
+      await api.sendCode(2),
+      await api.enable(1, '123456'),
+      await api.disable({ method: 1, password: user.password }),
+      await api.regenerate(user.password),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body.data).toBe('This operation is not allowed while impersonating a user.');
     }
@@ -442,13 +531,31 @@ describe('sealed secrets', () => {
     nextStep();
     await api.enable(1, appCode(key, clock.nowMs()));
     nextStep();
-    const ok = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password, twoFactorMethod: 'totp', twoFactorCode: appCode(key, clock.nowMs()), twoFactorTicket: await ticketOf(user) } });
+    const ok = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: {
+        username: user.email,
+        password: user.password,
+        twoFactorMethod: 'totp',
+        twoFactorCode: appCode(key, clock.nowMs()),
+        twoFactorTicket: await ticketOf(user),
+      },
+    });
     expect(ok.status).toBe(200);
     const stored = (await securityOf(user.id)).twoFactorSecret!;
     const tampered = stored.slice(0, -4) + (stored.endsWith('AAAA') ? 'BBBB' : 'AAAA');
     await deps().db.update(userSecurity).set({ twoFactorSecret: tampered }).where(eq(userSecurity.userId, user.id));
     nextStep();
-    const refused = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password, twoFactorMethod: 'totp', twoFactorCode: appCode(key, clock.nowMs()), twoFactorTicket: await ticketOf(user) } });
+    const refused = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: {
+        username: user.email,
+        password: user.password,
+        twoFactorMethod: 'totp',
+        twoFactorCode: appCode(key, clock.nowMs()),
+        twoFactorTicket: await ticketOf(user),
+      },
+    });
     expect(refused.status).toBe(400);
     const [row] = await deps().db.select({ id: users.id }).from(users).where(eq(users.id, user.id));
     expect(row).toBeDefined();

@@ -24,7 +24,11 @@ export const enableRequest = z.object({ method: twoFactorMethodFlag, code });
 
 /** Proof for turning a method off: a code of a method that is on, or the password. */
 export const disableRequest = z
-  .object({ method: twoFactorMethodFlag, code: code.optional().nullable(), password: z.string().min(1).max(1024).optional().nullable() })
+  .object({
+    method: twoFactorMethodFlag,
+    code: code.optional().nullable(),
+    password: z.string().min(1).max(1024).optional().nullable(),
+  })
   .refine((v) => !!v.code || !!v.password, { message: 'A code or the password is required', path: ['code'] });
 
 export const twoFactorState = z.object({

@@ -39,7 +39,10 @@ import type { SessionStateService } from '../auth/session/session-state.js';
 
 type Ctx = CallContext & { auth: AuthContext };
 
-export type TwoFactorEnrolmentDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'store' | 'messages' | 'logger' | 'config' | 'twoFactorSecrets' | 'hasher' | 'events'> & {
+export type TwoFactorEnrolmentDeps = Pick<
+  AppDeps,
+  'db' | 'ids' | 'clock' | 'store' | 'messages' | 'logger' | 'config' | 'twoFactorSecrets' | 'hasher' | 'events'
+> & {
   codes: CodeService;
   sessions: SessionService;
   sessionState: SessionStateService;
@@ -50,8 +53,26 @@ const WRONG_CODE_LIMIT = 5;
 const WRONG_CODE_BAN_MS = 10 * 60_000;
 
 const mail = defineMessages('twoFactorSetupMail', {
-  subject: { 'zh-CN': '两步验证设置验证码', 'zh-TW': '兩步驟驗證設定驗證碼', 'en-US': 'Your two-step verification setup code', 'ja-JP': '2 段階認証の設定用コード', 'ko-KR': '2단계 인증 설정 코드', 'de-DE': 'Ihr Code zur Einrichtung der Zwei-Faktor-Anmeldung', 'hi-IN': 'आपका दो-चरणीय सत्यापन सेटअप कोड' },
-  body: { 'zh-CN': '您的验证码是 {code}，10 分钟内有效。如非本人操作，请立即修改密码。', 'zh-TW': '您的驗證碼是 {code}，10 分鐘內有效。如非本人操作，請立即修改密碼。', 'en-US': 'Your code is {code}. It is valid for 10 minutes. If this was not you, change your password now.', 'ja-JP': '確認コードは {code} です。有効期間は 10 分です。心当たりがない場合は、すぐにパスワードを変更してください。', 'ko-KR': '인증 코드는 {code}입니다. 10분 동안 유효합니다. 본인이 아니라면 즉시 비밀번호를 변경하세요.', 'de-DE': 'Ihr Code lautet {code}. Er ist 10 Minuten gültig. Falls Sie das nicht waren, ändern Sie sofort Ihr Passwort.', 'hi-IN': 'आपका कोड {code} है। यह 10 मिनट के लिए मान्य है। यदि यह आप नहीं थे, तो तुरंत अपना पासवर्ड बदलें।' },
+  subject: {
+    'zh-CN': '两步验证设置验证码',
+    'zh-TW': '兩步驟驗證設定驗證碼',
+    'en-US': 'Your two-step verification setup code',
+    'ja-JP': '2 段階認証の設定用コード',
+    'ko-KR': '2단계 인증 설정 코드',
+    'de-DE': 'Ihr Code zur Einrichtung der Zwei-Faktor-Anmeldung',
+    'hi-IN': 'आपका दो-चरणीय सत्यापन सेटअप कोड',
+  },
+  body: {
+    'zh-CN': '您的验证码是 {code}，10 分钟内有效。如非本人操作，请立即修改密码。',
+    'zh-TW': '您的驗證碼是 {code}，10 分鐘內有效。如非本人操作，請立即修改密碼。',
+    'en-US': 'Your code is {code}. It is valid for 10 minutes. If this was not you, change your password now.',
+    'ja-JP':
+      '確認コードは {code} です。有効期間は 10 分です。心当たりがない場合は、すぐにパスワードを変更してください。',
+    'ko-KR': '인증 코드는 {code}입니다. 10분 동안 유효합니다. 본인이 아니라면 즉시 비밀번호를 변경하세요.',
+    'de-DE':
+      'Ihr Code lautet {code}. Er ist 10 Minuten gültig. Falls Sie das nicht waren, ändern Sie sofort Ihr Passwort.',
+    'hi-IN': 'आपका कोड {code} है। यह 10 मिनट के लिए मान्य है। यदि यह आप नहीं थे, तो तुरंत अपना पासवर्ड बदलें।',
+  },
 });
 
 interface Account {
@@ -66,7 +87,8 @@ interface Account {
   lastTotpStep: number | null;
 }
 
-const purposeOf = (method: 2 | 4): CodePurpose => (method === TwoFactorFlags.Email ? 'setup-two-factor-email' : 'setup-two-factor-phone');
+const purposeOf = (method: 2 | 4): CodePurpose =>
+  method === TwoFactorFlags.Email ? 'setup-two-factor-email' : 'setup-two-factor-phone';
 
 export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
   const { db, clock, store, codes } = deps;
@@ -109,20 +131,28 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
     const until = Number(await store.get(banKey(userId)));
     if (!until) return;
     const seconds = Math.max(1, Math.ceil((until - clock.nowMs()) / 1000));
-    throw appError(twoFactorErrors.TOO_MANY_WRONG_CODES, { params: { seconds }, headers: { 'Retry-After': String(seconds) } });
+    throw appError(twoFactorErrors.TOO_MANY_WRONG_CODES, {
+      params: { seconds },
+      headers: { 'Retry-After': String(seconds) },
+    });
   }
 
   /** Counts a wrong code; the fifth within ten minutes bans code checks for ten minutes. */
   async function wrongCode(userId: bigint): Promise<never> {
     const { count } = await store.increment(`two-factor-setup-wrong:${userId}`, WRONG_CODE_BAN_MS);
-    if (count >= WRONG_CODE_LIMIT) await store.set(banKey(userId), String(clock.nowMs() + WRONG_CODE_BAN_MS), WRONG_CODE_BAN_MS);
+    if (count >= WRONG_CODE_LIMIT)
+      await store.set(banKey(userId), String(clock.nowMs() + WRONG_CODE_BAN_MS), WRONG_CODE_BAN_MS);
     throw appError(twoFactorErrors.CODE_INVALID);
   }
 
   /** The password check of Disable2FA and RegenerateRecoveryCodes, throttled like the profile's other confirmations. */
   async function checkPassword(userId: bigint, hash: string, password: string): Promise<void> {
     const limit = await hitRateLimit(store, `confirm-password:${userId}`, 5, 60_000);
-    if (!limit.allowed) throw appError(authErrors.TOO_MANY_ATTEMPTS, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });
+    if (!limit.allowed)
+      throw appError(authErrors.TOO_MANY_ATTEMPTS, {
+        params: { seconds: limit.retryAfterSeconds },
+        headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+      });
     if (!(await deps.hasher.verify(hash, password)).ok) throw appError(profileErrors.PASSWORD_WRONG);
   }
 
@@ -136,7 +166,12 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
   }
 
   function stateOf(flags: number, secret: string | null, remaining: number): TwoFactorState {
-    return { twoFactorEnabled: flags !== 0, twoFactorMethod: flags, totpSetupPending: !(flags & TwoFactorFlags.Totp) && !!secret, recoveryCodesRemaining: remaining };
+    return {
+      twoFactorEnabled: flags !== 0,
+      twoFactorMethod: flags,
+      totpSetupPending: !(flags & TwoFactorFlags.Totp) && !!secret,
+      recoveryCodesRemaining: remaining,
+    };
   }
 
   /**
@@ -148,7 +183,14 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
   async function writeFlags(
     ctx: Ctx,
     account: Account,
-    change: { flags: number; wipeSecret: boolean; totpStep?: number; recovery: 'replace' | 'delete' | 'keep'; result: 'MfaBound' | 'MfaUnbound'; method: TwoFactorMethodFlag },
+    change: {
+      flags: number;
+      wipeSecret: boolean;
+      totpStep?: number;
+      recovery: 'replace' | 'delete' | 'keep';
+      result: 'MfaBound' | 'MfaUnbound';
+      method: TwoFactorMethodFlag;
+    },
   ): Promise<{ codes: string[] | null }> {
     const userId = ctx.auth.userId;
     const stamp = randomUUID();
@@ -156,7 +198,10 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
     const now = clock.now();
     const reason = change.result === 'MfaBound' ? 'Second factor turned on' : 'Second factor turned off';
     const { codes: made, others } = await db.transaction(async (tx) => {
-      const stepGuard = change.totpStep === undefined ? undefined : or(isNull(userSecurity.lastTotpStep), lt(userSecurity.lastTotpStep, change.totpStep));
+      const stepGuard =
+        change.totpStep === undefined
+          ? undefined
+          : or(isNull(userSecurity.lastTotpStep), lt(userSecurity.lastTotpStep, change.totpStep));
       const [updated] = await tx
         .update(userSecurity)
         .set({
@@ -165,9 +210,12 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
           ...(change.wipeSecret ? { twoFactorSecret: null, lastTotpStep: null } : {}),
           ...(change.totpStep === undefined ? {} : { lastTotpStep: change.totpStep }),
         })
-        .where(and(eq(userSecurity.userId, userId), eq(userSecurity.twoFactorMethod, account.twoFactorMethod), stepGuard))
+        .where(
+          and(eq(userSecurity.userId, userId), eq(userSecurity.twoFactorMethod, account.twoFactorMethod), stepGuard),
+        )
         .returning({ userId: userSecurity.userId });
-      if (!updated) throw appError(change.totpStep === undefined ? commonErrors.VERSION_CONFLICT : twoFactorErrors.CODE_INVALID);
+      if (!updated)
+        throw appError(change.totpStep === undefined ? commonErrors.VERSION_CONFLICT : twoFactorErrors.CODE_INVALID);
       await tx.update(userSessions).set({ securityStamp: stamp }).where(eq(userSessions.id, ctx.auth.sessionId));
       const active = await deps.sessions.activeSessions(tx, userId, ctx.auth.sessionId);
       const ids = active.map((s) => s.id);
@@ -175,18 +223,64 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
       let codes: string[] | null = null;
       if (change.recovery === 'replace') codes = await replaceRecoveryCodesIn(tx, deps, userId);
       if (change.recovery === 'delete') await deleteRecoveryCodesIn(tx, userId);
-      const detail = { method: METHOD_NAMES[change.method], twoFactorMethod: change.flags, otherSessionsEnded: ids.length };
-      await tx.insert(auditEntries).values(auditRow(deps.ids, { action: change.result, tenantId: ctx.auth.tenantId, userId, targetType: 'User', targetId: String(userId), detail, ip: ctx.ip, traceId: ctx.traceId, at: now }));
-      if (codes) await tx.insert(auditEntries).values(auditRow(deps.ids, { action: 'RecoveryCodesGenerated', tenantId: ctx.auth.tenantId, userId, targetType: 'User', targetId: String(userId), detail: { count: codes.length }, ip: ctx.ip, traceId: ctx.traceId, at: now }));
+      const detail = {
+        method: METHOD_NAMES[change.method],
+        twoFactorMethod: change.flags,
+        otherSessionsEnded: ids.length,
+      };
+      await tx.insert(auditEntries).values(
+        auditRow(deps.ids, {
+          action: change.result,
+          tenantId: ctx.auth.tenantId,
+          userId,
+          targetType: 'User',
+          targetId: String(userId),
+          detail,
+          ip: ctx.ip,
+          traceId: ctx.traceId,
+          at: now,
+        }),
+      );
+      if (codes)
+        await tx.insert(auditEntries).values(
+          auditRow(deps.ids, {
+            action: 'RecoveryCodesGenerated',
+            tenantId: ctx.auth.tenantId,
+            userId,
+            targetType: 'User',
+            targetId: String(userId),
+            detail: { count: codes.length },
+            ip: ctx.ip,
+            traceId: ctx.traceId,
+            at: now,
+          }),
+        );
       const verb = change.result === 'MfaBound' ? 'Second factor turned on' : 'Second factor turned off';
-      await writeLoginLog(tx, deps.ids, { userId, userName: account.userName, tenantId: ctx.auth.tenantId, sessionId: ctx.auth.sessionId, result: change.result, message: `${verb} (${METHOD_NAMES[change.method]})`, request: facts, at: now });
+      await writeLoginLog(tx, deps.ids, {
+        userId,
+        userName: account.userName,
+        tenantId: ctx.auth.tenantId,
+        sessionId: ctx.auth.sessionId,
+        result: change.result,
+        message: `${verb} (${METHOD_NAMES[change.method]})`,
+        request: facts,
+        at: now,
+      });
       return { codes, others: ids };
     });
     // Only now that it has committed: a request reloading the state earlier would cache the old stamp.
     await deps.sessionState.invalidateUser(userId);
     await deps.sessions.announceRevoked(userId, others, reason);
-    await notifyTwoFactor(deps, { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture, request: ctx }, { kind: change.result === 'MfaBound' ? 'enabled' : 'disabled', method: METHOD_NAMES[change.method] });
-    deps.logger.info(change.result === 'MfaBound' ? 'second factor enabled' : 'second factor disabled', { userId: String(userId), method: METHOD_NAMES[change.method], otherSessionsEnded: others.length });
+    await notifyTwoFactor(
+      deps,
+      { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture, request: ctx },
+      { kind: change.result === 'MfaBound' ? 'enabled' : 'disabled', method: METHOD_NAMES[change.method] },
+    );
+    deps.logger.info(change.result === 'MfaBound' ? 'second factor enabled' : 'second factor disabled', {
+      userId: String(userId),
+      method: METHOD_NAMES[change.method],
+      otherSessionsEnded: others.length,
+    });
     return { codes: made };
   }
 
@@ -194,7 +288,11 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
     /** GET /api/Profile/TwoFactor: which methods are on, a pending setup, the recovery codes left. */
     async state(ctx: Ctx): Promise<TwoFactorState> {
       const account = await load(ctx.auth.userId);
-      return stateOf(account.twoFactorMethod, account.twoFactorSecret, await recoveryCodesRemaining(db, ctx.auth.userId));
+      return stateOf(
+        account.twoFactorMethod,
+        account.twoFactorSecret,
+        await recoveryCodesRemaining(db, ctx.auth.userId),
+      );
     },
 
     /**
@@ -206,7 +304,9 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
       const userId = ctx.auth.userId;
       const account = await load(userId);
       if (account.twoFactorMethod & TwoFactorFlags.Totp) throw appError(twoFactorErrors.ALREADY_ENABLED);
-      let secret = account.twoFactorSecret ? deps.twoFactorSecrets.openTotp(account.twoFactorSecret, userId) : undefined;
+      let secret = account.twoFactorSecret
+        ? deps.twoFactorSecrets.openTotp(account.twoFactorSecret, userId)
+        : undefined;
       if (!secret) {
         secret = generateTotpSecret();
         // Only over what was read (TOTP still off, the same stored value): of two first calls at
@@ -218,18 +318,26 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
             and(
               eq(userSecurity.userId, userId),
               eq(userSecurity.twoFactorMethod, account.twoFactorMethod),
-              account.twoFactorSecret === null ? isNull(userSecurity.twoFactorSecret) : eq(userSecurity.twoFactorSecret, account.twoFactorSecret),
+              account.twoFactorSecret === null
+                ? isNull(userSecurity.twoFactorSecret)
+                : eq(userSecurity.twoFactorSecret, account.twoFactorSecret),
             ),
           )
           .returning({ userId: userSecurity.userId });
         if (!stored) {
           const now = await load(userId);
-          const winner = now.twoFactorSecret && !(now.twoFactorMethod & TwoFactorFlags.Totp) ? deps.twoFactorSecrets.openTotp(now.twoFactorSecret, userId) : undefined;
+          const winner =
+            now.twoFactorSecret && !(now.twoFactorMethod & TwoFactorFlags.Totp)
+              ? deps.twoFactorSecrets.openTotp(now.twoFactorSecret, userId)
+              : undefined;
           if (!winner) throw appError(commonErrors.VERSION_CONFLICT);
           secret = winner;
         }
       }
-      return { sharedKey: secret, authenticatorUri: totpUri({ issuer: deps.config.Saas.Auth.TotpIssuer, account: account.userName, secret }) };
+      return {
+        sharedKey: secret,
+        authenticatorUri: totpUri({ issuer: deps.config.Saas.Auth.TotpIssuer, account: account.userName, secret }),
+      };
     },
 
     /**
@@ -244,7 +352,12 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
       const to = contactOf(await load(userId), method);
       const target = to.trim().toLowerCase();
       throwIfThrottled([await hitRateLimit(store, `two-factor-setup:${method}:${target}`, 1, 60_000)]);
-      throwIfThrottled(await Promise.all([hitRateLimit(store, `two-factor-setup-day:${target}`, 10, 86_400_000), hitRateLimit(store, `two-factor-setup-day-ip:${ctx.ip}`, 50, 86_400_000)]));
+      throwIfThrottled(
+        await Promise.all([
+          hitRateLimit(store, `two-factor-setup-day:${target}`, 10, 86_400_000),
+          hitRateLimit(store, `two-factor-setup-day-ip:${ctx.ip}`, 50, 86_400_000),
+        ]),
+      );
       const purpose = purposeOf(method);
       const code = await codes.issue(purpose, String(userId));
       try {
@@ -281,7 +394,14 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
       }
       const flags = account.twoFactorMethod | method;
       const first = account.twoFactorMethod === 0;
-      const { codes: recoveryCodes } = await writeFlags(ctx, account, { flags, wipeSecret: false, totpStep, recovery: first ? 'replace' : 'keep', result: 'MfaBound', method });
+      const { codes: recoveryCodes } = await writeFlags(ctx, account, {
+        flags,
+        wipeSecret: false,
+        totpStep,
+        recovery: first ? 'replace' : 'keep',
+        result: 'MfaBound',
+        method,
+      });
       return { ...stateOf(flags, account.twoFactorSecret, await recoveryCodesRemaining(db, userId)), recoveryCodes };
     },
 
@@ -291,7 +411,11 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
      * password. The authenticator secret goes whenever TOTP is not left on; the recovery codes go
      * with the last method.
      */
-    async disable(ctx: Ctx, method: TwoFactorMethodFlag, proof: { code?: string | null; password?: string | null }): Promise<TwoFactorState> {
+    async disable(
+      ctx: Ctx,
+      method: TwoFactorMethodFlag,
+      proof: { code?: string | null; password?: string | null },
+    ): Promise<TwoFactorState> {
       refuseWhileImpersonating(ctx.auth);
       const userId = ctx.auth.userId;
       const account = await load(userId);
@@ -337,13 +461,33 @@ export function createTwoFactorEnrolment(deps: TwoFactorEnrolmentDeps) {
       if (account.twoFactorMethod === 0) throw appError(twoFactorErrors.NOT_ENABLED);
       const recoveryCodes = await db.transaction(async (tx) => {
         // Under the row lock, so a concurrent Disable2FA cannot leave codes behind for an account without a factor.
-        const [locked] = await tx.select({ flags: userSecurity.twoFactorMethod }).from(userSecurity).where(eq(userSecurity.userId, userId)).for('update');
+        const [locked] = await tx
+          .select({ flags: userSecurity.twoFactorMethod })
+          .from(userSecurity)
+          .where(eq(userSecurity.userId, userId))
+          .for('update');
         if (!locked || locked.flags === 0) throw appError(twoFactorErrors.NOT_ENABLED);
         const made = await replaceRecoveryCodesIn(tx, deps, userId);
-        await tx.insert(auditEntries).values(auditRow(deps.ids, { action: 'RecoveryCodesGenerated', tenantId: ctx.auth.tenantId, userId, targetType: 'User', targetId: String(userId), detail: { count: made.length }, ip: ctx.ip, traceId: ctx.traceId, at: clock.now() }));
+        await tx.insert(auditEntries).values(
+          auditRow(deps.ids, {
+            action: 'RecoveryCodesGenerated',
+            tenantId: ctx.auth.tenantId,
+            userId,
+            targetType: 'User',
+            targetId: String(userId),
+            detail: { count: made.length },
+            ip: ctx.ip,
+            traceId: ctx.traceId,
+            at: clock.now(),
+          }),
+        );
         return made;
       });
-      await notifyTwoFactor(deps, { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture, request: ctx }, { kind: 'regenerated' });
+      await notifyTwoFactor(
+        deps,
+        { userId, tenantId: ctx.auth.tenantId, culture: ctx.culture, request: ctx },
+        { kind: 'regenerated' },
+      );
       return { recoveryCodes };
     },
   };

@@ -28,7 +28,12 @@ export function base32Decode(text: string): Buffer {
 }
 
 /** RFC 4226 HOTP with RFC 6238's counter (T = floor(unix seconds / 30)). */
-export function referenceTotp(key: Buffer, timeMs: number, digits = 6, algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1'): string {
+export function referenceTotp(
+  key: Buffer,
+  timeMs: number,
+  digits = 6,
+  algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1',
+): string {
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(Math.floor(timeMs / 1000 / 30)));
   const mac = createHmac(algorithm, key).update(counter).digest();
@@ -43,7 +48,8 @@ export const appCode = (sharedKey: string, timeMs: number) => referenceTotp(base
 /** The profile's second-factor calls of one token, in en-US. */
 export function twoFactorApi(server: TestServer, token: string) {
   const headers = { ...bearer(token), 'x-language': 'en-US' };
-  const post = (path: string, json?: unknown) => server.json(`/api/Profile/${path}`, { method: 'POST', headers, ...(json === undefined ? {} : { json }) });
+  const post = (path: string, json?: unknown) =>
+    server.json(`/api/Profile/${path}`, { method: 'POST', headers, ...(json === undefined ? {} : { json }) });
   return {
     state: () => server.json('/api/Profile/TwoFactor', { headers }),
     setup: () => post('Setup2FA'),
@@ -53,7 +59,12 @@ export function twoFactorApi(server: TestServer, token: string) {
     regenerate: (password: unknown) => post('RegenerateRecoveryCodes', { password }),
     post,
     /** A raw body, for malformed input. */
-    raw: (path: string, body: string) => server.json(`/api/Profile/${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }),
+    raw: (path: string, body: string) =>
+      server.json(`/api/Profile/${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body,
+      }),
     userInfo: () => server.json('/api/Auth/UserInfo', { headers }),
     logout: () => server.json('/api/Auth/Logout', { method: 'POST', headers, json: {} }),
   };

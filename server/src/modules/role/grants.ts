@@ -9,7 +9,16 @@ import { auditChange } from '../audit/change.js';
 import type { AuditAction } from '../audit/write.js';
 import type { AuthorizationSnapshot } from '../authz/snapshot.js';
 import { adminErrors } from '../permission/errors.js';
-import { EnableStatus, assertGrantableIn, assertHolds, idOut, invalidateGrants, nameIn, resolvePermissions, type CataloguePermission } from '../permission/admin-scope.js';
+import {
+  EnableStatus,
+  assertGrantableIn,
+  assertHolds,
+  idOut,
+  invalidateGrants,
+  nameIn,
+  resolvePermissions,
+  type CataloguePermission,
+} from '../permission/admin-scope.js';
 import { roleErrors } from './errors.js';
 import { assertEditable, lockRoleGraph, requireRole, type Scope } from './service.js';
 import { notDeleted } from '../../infra/db/predicates.js';
@@ -24,9 +33,15 @@ export interface PermissionRef {
 
 /** A catalogue entry by id or code, enabled or not (revoking a disabled code must still work). */
 async function findPermission(db: Executor, ref: PermissionRef): Promise<CataloguePermission> {
-  const where = ref.permissionId !== undefined ? eq(permissions.id, ref.permissionId) : eq(permissions.code, (ref.permissionCode ?? '').trim().toLowerCase());
+  const where =
+    ref.permissionId !== undefined
+      ? eq(permissions.id, ref.permissionId)
+      : eq(permissions.code, (ref.permissionCode ?? '').trim().toLowerCase());
   const [row] = await db.select({ id: permissions.id, code: permissions.code }).from(permissions).where(where);
-  if (!row) throw appError(adminErrors.PERMISSION_UNKNOWN, { params: { permission: String(ref.permissionId ?? ref.permissionCode) } });
+  if (!row)
+    throw appError(adminErrors.PERMISSION_UNKNOWN, {
+      params: { permission: String(ref.permissionId ?? ref.permissionCode) },
+    });
   return row;
 }
 
@@ -51,7 +66,14 @@ async function effectiveCodes(db: Executor, roleIds: bigint[]): Promise<string[]
     .from(rolePermissions)
     .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
     .innerJoin(roles, eq(roles.id, rolePermissions.roleId))
-    .where(and(inArray(rolePermissions.roleId, roleIds), eq(rolePermissions.status, 'Enabled'), eq(permissions.isEnabled, true), notDeleted(roles.isDeleted)));
+    .where(
+      and(
+        inArray(rolePermissions.roleId, roleIds),
+        eq(rolePermissions.status, 'Enabled'),
+        eq(permissions.isEnabled, true),
+        notDeleted(roles.isDeleted),
+      ),
+    );
   return rows.map((r) => r.code);
 }
 
@@ -65,27 +87,59 @@ export function createRoleGrantService(deps: Deps) {
   const { db, clock } = deps;
 
   /** Every write records one entry on the role, in its transaction. */
-  const audit = (tx: Transaction, scope: Scope, action: AuditAction, role: { id: bigint; roleCode: string }, detail: Record<string, unknown>) =>
-    auditChange(tx, deps, scope, action, { type: 'Role', id: role.id }, { roleCode: role.roleCode, ...detail });
+  const audit = (
+    tx: Transaction,
+    scope: Scope,
+    action: AuditAction,
+    role: { id: bigint; roleCode: string },
+    detail: Record<string, unknown>,
+  ) => auditChange(tx, deps, scope, action, { type: 'Role', id: role.id }, { roleCode: role.roleCode, ...detail });
 
   async function list(tenantId: bigint, roleId: bigint) {
     await requireRole(db, tenantId, roleId);
     const rows = await db
-      .select({ id: permissions.id, code: permissions.code, name: permissions.name, groupCode: permissions.groupCode, status: rolePermissions.status })
+      .select({
+        id: permissions.id,
+        code: permissions.code,
+        name: permissions.name,
+        groupCode: permissions.groupCode,
+        status: rolePermissions.status,
+      })
       .from(rolePermissions)
       .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
       .where(eq(rolePermissions.roleId, roleId))
       .orderBy(asc(permissions.groupCode), asc(permissions.code));
-    return rows.map((r) => ({ permissionId: idOut(r.id), permissionCode: r.code, permissionName: r.name, groupCode: r.groupCode, status: nameIn(EnableStatus, r.status, 'Disabled') }));
+    return rows.map((r) => ({
+      permissionId: idOut(r.id),
+      permissionCode: r.code,
+      permissionName: r.name,
+      groupCode: r.groupCode,
+      status: nameIn(EnableStatus, r.status, 'Disabled'),
+    }));
   }
 
   async function hierarchy(tenantId: bigint, roleId: bigint) {
     await requireRole(db, tenantId, roleId);
     const ref = { basicId: roles.id, roleCode: roles.roleCode, roleName: roles.roleName, status: roles.status };
     const sameTenant = and(eq(roles.tenantId, tenantId), notDeleted(roles.isDeleted));
-    const parents = await db.select(ref).from(roleInheritances).innerJoin(roles, eq(roles.id, roleInheritances.parentRoleId)).where(and(eq(roleInheritances.roleId, roleId), sameTenant)).orderBy(asc(roles.roleName), asc(roles.id));
-    const children = await db.select(ref).from(roleInheritances).innerJoin(roles, eq(roles.id, roleInheritances.roleId)).where(and(eq(roleInheritances.parentRoleId, roleId), sameTenant)).orderBy(asc(roles.roleName), asc(roles.id));
-    const out = (r: (typeof parents)[number]) => ({ basicId: idOut(r.basicId), roleCode: r.roleCode, roleName: r.roleName, status: nameIn(EnableStatus, r.status, 'Disabled') });
+    const parents = await db
+      .select(ref)
+      .from(roleInheritances)
+      .innerJoin(roles, eq(roles.id, roleInheritances.parentRoleId))
+      .where(and(eq(roleInheritances.roleId, roleId), sameTenant))
+      .orderBy(asc(roles.roleName), asc(roles.id));
+    const children = await db
+      .select(ref)
+      .from(roleInheritances)
+      .innerJoin(roles, eq(roles.id, roleInheritances.roleId))
+      .where(and(eq(roleInheritances.parentRoleId, roleId), sameTenant))
+      .orderBy(asc(roles.roleName), asc(roles.id));
+    const out = (r: (typeof parents)[number]) => ({
+      basicId: idOut(r.basicId),
+      roleCode: r.roleCode,
+      roleName: r.roleName,
+      status: nameIn(EnableStatus, r.status, 'Disabled'),
+    });
     return { roleId: idOut(roleId), parents: parents.map(out), children: children.map(out) };
   }
 
@@ -94,19 +148,31 @@ export function createRoleGrantService(deps: Deps) {
     hierarchy,
 
     async grant(scope: Scope, snapshot: AuthorizationSnapshot, roleId: bigint, ref: PermissionRef) {
-      const [p] = await resolvePermissions(db, ref.permissionId !== undefined ? { ids: [ref.permissionId] } : { codes: [ref.permissionCode ?? ''] });
+      const [p] = await resolvePermissions(
+        db,
+        ref.permissionId !== undefined ? { ids: [ref.permissionId] } : { codes: [ref.permissionCode ?? ''] },
+      );
       assertGrantableIn(scope.tenantId, [p!.code]);
       assertHolds(snapshot, [p!.code]);
       await db.transaction(async (tx) => {
         const role = await requireRole(tx, scope.tenantId, roleId);
         assertEditable(role);
-        const [before] = await tx.select({ status: rolePermissions.status }).from(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, p!.id)));
+        const [before] = await tx
+          .select({ status: rolePermissions.status })
+          .from(rolePermissions)
+          .where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, p!.id)));
         const now = clock.now();
         await tx
           .insert(rolePermissions)
           .values({ roleId, permissionId: p!.id, status: 'Enabled', createdTime: now, createdBy: scope.actorId })
-          .onConflictDoUpdate({ target: [rolePermissions.roleId, rolePermissions.permissionId], set: { status: 'Enabled', modifiedTime: now, modifiedBy: scope.actorId } });
-        await audit(tx, scope, 'RolePermissionGranted', role, { added: before?.status === 'Enabled' ? [] : [p!.code], removed: [] });
+          .onConflictDoUpdate({
+            target: [rolePermissions.roleId, rolePermissions.permissionId],
+            set: { status: 'Enabled', modifiedTime: now, modifiedBy: scope.actorId },
+          });
+        await audit(tx, scope, 'RolePermissionGranted', role, {
+          added: before?.status === 'Enabled' ? [] : [p!.code],
+          removed: [],
+        });
       });
       await invalidateGrants(deps, scope.tenantId);
       return list(scope.tenantId, roleId);
@@ -117,7 +183,10 @@ export function createRoleGrantService(deps: Deps) {
         const role = await requireRole(tx, scope.tenantId, roleId);
         assertEditable(role);
         const p = await findPermission(tx, ref);
-        const gone = await tx.delete(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, p.id))).returning({ roleId: rolePermissions.roleId });
+        const gone = await tx
+          .delete(rolePermissions)
+          .where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, p.id)))
+          .returning({ roleId: rolePermissions.roleId });
         await audit(tx, scope, 'RolePermissionRevoked', role, { added: [], removed: gone.length ? [p.code] : [] });
       });
       await invalidateGrants(deps, scope.tenantId);
@@ -139,7 +208,8 @@ export function createRoleGrantService(deps: Deps) {
           .set({ status, modifiedTime: clock.now(), modifiedBy: scope.actorId })
           .where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, p.id)))
           .returning({ roleId: rolePermissions.roleId });
-        if (updated.length === 0) throw appError(roleErrors.PERMISSION_NOT_GRANTED, { params: { name: role.roleName, permission: p.code } });
+        if (updated.length === 0)
+          throw appError(roleErrors.PERMISSION_NOT_GRANTED, { params: { name: role.roleName, permission: p.code } });
         await audit(tx, scope, 'RolePermissionStatusChanged', role, { permissionCode: p.code, to: status });
       });
       await invalidateGrants(deps, scope.tenantId);
@@ -147,9 +217,17 @@ export function createRoleGrantService(deps: Deps) {
     },
 
     /** Makes the role's grants exactly the given set (all enabled); answers what changed. */
-    async replace(scope: Scope, snapshot: AuthorizationSnapshot, roleId: bigint, refs: { ids?: bigint[]; codes?: string[] }) {
+    async replace(
+      scope: Scope,
+      snapshot: AuthorizationSnapshot,
+      roleId: bigint,
+      refs: { ids?: bigint[]; codes?: string[] },
+    ) {
       const desired = await resolvePermissions(db, refs);
-      assertGrantableIn(scope.tenantId, desired.map((d) => d.code));
+      assertGrantableIn(
+        scope.tenantId,
+        desired.map((d) => d.code),
+      );
       const result = await db.transaction(async (tx) => {
         const role = await requireRole(tx, scope.tenantId, roleId);
         assertEditable(role);
@@ -162,14 +240,29 @@ export function createRoleGrantService(deps: Deps) {
         const wanted = new Set(desired.map((d) => d.id));
         const granted = desired.filter((d) => byId.get(d.id)?.status !== 'Enabled');
         const revoked = current.filter((c) => !wanted.has(c.id));
-        assertHolds(snapshot, granted.map((g) => g.code));
+        assertHolds(
+          snapshot,
+          granted.map((g) => g.code),
+        );
         const now = clock.now();
-        if (revoked.length) await tx.delete(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), inArray(rolePermissions.permissionId, revoked.map((r) => r.id))));
+        if (revoked.length)
+          await tx.delete(rolePermissions).where(
+            and(
+              eq(rolePermissions.roleId, roleId),
+              inArray(
+                rolePermissions.permissionId,
+                revoked.map((r) => r.id),
+              ),
+            ),
+          );
         for (const g of granted) {
           await tx
             .insert(rolePermissions)
             .values({ roleId, permissionId: g.id, status: 'Enabled', createdTime: now, createdBy: scope.actorId })
-            .onConflictDoUpdate({ target: [rolePermissions.roleId, rolePermissions.permissionId], set: { status: 'Enabled', modifiedTime: now, modifiedBy: scope.actorId } });
+            .onConflictDoUpdate({
+              target: [rolePermissions.roleId, rolePermissions.permissionId],
+              set: { status: 'Enabled', modifiedTime: now, modifiedBy: scope.actorId },
+            });
         }
         const changes = { granted: granted.map((g) => g.code).sort(), revoked: revoked.map((r) => r.code).sort() };
         await audit(tx, scope, 'RolePermissionsReplaced', role, { added: changes.granted, removed: changes.revoked });
@@ -187,13 +280,17 @@ export function createRoleGrantService(deps: Deps) {
         const parent = await requireRole(tx, scope.tenantId, parentRoleId);
         assertEditable(role);
         const above = await selfAndAncestors(tx, parentRoleId);
-        if (above.includes(roleId)) throw appError(roleErrors.CYCLE, { params: { name: role.roleName, parentName: parent.roleName } });
+        if (above.includes(roleId))
+          throw appError(roleErrors.CYCLE, { params: { name: role.roleName, parentName: parent.roleName } });
         // Holders of the role would get every code of the parent and of the roles above it.
         const inherited = await effectiveCodes(tx, above);
         assertGrantableIn(scope.tenantId, inherited);
         assertHolds(snapshot, inherited);
         await tx.insert(roleInheritances).values({ roleId, parentRoleId }).onConflictDoNothing();
-        await audit(tx, scope, 'RoleParentAdded', role, { parentRoleId: String(parent.id), parentRoleCode: parent.roleCode });
+        await audit(tx, scope, 'RoleParentAdded', role, {
+          parentRoleId: String(parent.id),
+          parentRoleCode: parent.roleCode,
+        });
       });
       await invalidateGrants(deps, scope.tenantId);
       return hierarchy(scope.tenantId, roleId);
@@ -204,7 +301,9 @@ export function createRoleGrantService(deps: Deps) {
         await lockRoleGraph(tx, scope.tenantId);
         const role = await requireRole(tx, scope.tenantId, roleId);
         assertEditable(role);
-        await tx.delete(roleInheritances).where(and(eq(roleInheritances.roleId, roleId), eq(roleInheritances.parentRoleId, parentRoleId)));
+        await tx
+          .delete(roleInheritances)
+          .where(and(eq(roleInheritances.roleId, roleId), eq(roleInheritances.parentRoleId, parentRoleId)));
         await audit(tx, scope, 'RoleParentRemoved', role, { parentRoleId: String(parentRoleId) });
       });
       await invalidateGrants(deps, scope.tenantId);
@@ -212,4 +311,3 @@ export function createRoleGrantService(deps: Deps) {
     },
   };
 }
-

@@ -7,9 +7,22 @@ import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import type { AuthedContext } from '../../rpc/context.js';
 import { snapshotOf } from '../permission/admin-scope.js';
 import {
-  batchResult, batchRolePermissionsInput, createRoleInput, grantRolePermissionInput, hierarchyInput, hierarchyQuery, idQuery,
-  revokeRolePermissionInput, roleDataScope, roleDataScopeInput, roleDetail, roleHierarchy, rolePermissionItem, rolePermissionStatusInput,
-  roleStatusInput, updateRoleInput,
+  batchResult,
+  batchRolePermissionsInput,
+  createRoleInput,
+  grantRolePermissionInput,
+  hierarchyInput,
+  hierarchyQuery,
+  idQuery,
+  revokeRolePermissionInput,
+  roleDataScope,
+  roleDataScopeInput,
+  roleDetail,
+  roleHierarchy,
+  rolePermissionItem,
+  rolePermissionStatusInput,
+  roleStatusInput,
+  updateRoleInput,
 } from './schemas.js';
 import type { Scope } from './service.js';
 
@@ -24,26 +37,40 @@ const DATA_SCOPE_CODE = permission('saas:role-data-scope:update');
  */
 export const roleRouter = router({
   CreateRoleAsync: authedProcedure
-    .meta({ permission: permission('saas:role:create'), summary: 'Creates a role in the current context; a data scope other than the default (SelfOnly), or departments, also needs saas:role-data-scope:update' })
+    .meta({
+      permission: permission('saas:role:create'),
+      summary:
+        'Creates a role in the current context; a data scope other than the default (SelfOnly), or departments, also needs saas:role-data-scope:update',
+    })
     .input(createRoleInput)
     .output(roleDetail)
     .mutation(async ({ ctx, input }) => {
       // As on update: choosing what a role sees is the data-scope permission's (a form that sends
       // the default scope asks for nothing).
-      const widens = (input.dataScope !== undefined && input.dataScope !== 'SelfOnly') || (input.departmentIds?.length ?? 0) > 0;
+      const widens =
+        (input.dataScope !== undefined && input.dataScope !== 'SelfOnly') || (input.departmentIds?.length ?? 0) > 0;
       if (widens) await requirePermission(ctx, ctx.auth, DATA_SCOPE_CODE);
       return ctx.services.roles.create(scopeOf(ctx), input);
     }),
 
   UpdateRoleAsync: authedProcedure
-    .meta({ permission: permission('saas:role:update'), summary: 'Updates a role (send the version read; a stale one answers 409); a changed dataScope also needs saas:role-data-scope:update' })
+    .meta({
+      permission: permission('saas:role:update'),
+      summary:
+        'Updates a role (send the version read; a stale one answers 409); a changed dataScope also needs saas:role-data-scope:update',
+    })
     .input(updateRoleInput)
     .output(roleDetail)
     .mutation(async ({ ctx, input }) => {
       // A data scope in the body is checked here (outside the transaction: the snapshot may need
       // the database) and the refusal raised only if the scope really changes.
       const touchesScope = input.dataScope !== undefined || input.departmentIds !== undefined;
-      const scopeRefusal = touchesScope ? await requirePermission(ctx, ctx.auth, DATA_SCOPE_CODE).then(() => undefined, (error: unknown) => error) : undefined;
+      const scopeRefusal = touchesScope
+        ? await requirePermission(ctx, ctx.auth, DATA_SCOPE_CODE).then(
+            () => undefined,
+            (error: unknown) => error,
+          )
+        : undefined;
       return ctx.services.roles.update(scopeOf(ctx), input, () => {
         refuseWhileImpersonating(ctx.auth);
         if (scopeRefusal) throw scopeRefusal;
@@ -51,7 +78,10 @@ export const roleRouter = router({
     }),
 
   UpdateRoleStatusAsync: authedProcedure
-    .meta({ permission: permission('saas:role:status'), summary: 'Enables or disables a role (a disabled role grants nothing)' })
+    .meta({
+      permission: permission('saas:role:status'),
+      summary: 'Enables or disables a role (a disabled role grants nothing)',
+    })
     .input(roleStatusInput)
     .output(roleDetail)
     .mutation(({ ctx, input }) => {
@@ -72,7 +102,10 @@ export const roleRouter = router({
     }),
 
   CreateRolePermissionAsync: authedProcedure
-    .meta({ permission: permission('saas:role-permission:grant'), summary: 'Grants a permission (by id or code) to a role; only codes the caller holds' })
+    .meta({
+      permission: permission('saas:role-permission:grant'),
+      summary: 'Grants a permission (by id or code) to a role; only codes the caller holds',
+    })
     .input(grantRolePermissionInput)
     .output(z.array(rolePermissionItem))
     .mutation(async ({ ctx, input }) => {
@@ -99,12 +132,19 @@ export const roleRouter = router({
     }),
 
   BatchUpdateRolePermissionsAsync: authedProcedure
-    .meta({ method: 'POST', permission: permission('saas:role-permission:update'), summary: "Replaces a role's grants with the given set; answers the codes granted and revoked" })
+    .meta({
+      method: 'POST',
+      permission: permission('saas:role-permission:update'),
+      summary: "Replaces a role's grants with the given set; answers the codes granted and revoked",
+    })
     .input(batchRolePermissionsInput)
     .output(batchResult)
     .mutation(async ({ ctx, input }) => {
       refuseWhileImpersonating(ctx.auth);
-      return ctx.services.roleGrants.replace(scopeOf(ctx), await snapshotOf(ctx), input.roleId, { ids: input.permissionIds, codes: input.permissionCodes });
+      return ctx.services.roleGrants.replace(scopeOf(ctx), await snapshotOf(ctx), input.roleId, {
+        ids: input.permissionIds,
+        codes: input.permissionCodes,
+      });
     }),
 
   UpdateRoleDataScopeAsync: authedProcedure
@@ -117,7 +157,10 @@ export const roleRouter = router({
     }),
 
   CreateRoleHierarchyAsync: authedProcedure
-    .meta({ permission: permission('saas:role-hierarchy:create'), summary: 'Makes a role inherit from another of the same context (cycles refused)' })
+    .meta({
+      permission: permission('saas:role-hierarchy:create'),
+      summary: 'Makes a role inherit from another of the same context (cycles refused)',
+    })
     .input(hierarchyInput)
     .output(roleHierarchy)
     .mutation(async ({ ctx, input }) => {
@@ -126,7 +169,10 @@ export const roleRouter = router({
     }),
 
   DeleteRoleHierarchyAsync: authedProcedure
-    .meta({ permission: permission('saas:role-hierarchy:delete'), summary: 'Ends the inheritance of a role from a parent' })
+    .meta({
+      permission: permission('saas:role-hierarchy:delete'),
+      summary: 'Ends the inheritance of a role from a parent',
+    })
     .input(hierarchyQuery)
     .output(roleHierarchy)
     .mutation(({ ctx, input }) => {

@@ -18,7 +18,12 @@ const roleFields = {
   remark: z.string().max(500).nullish(),
 };
 
-const roleCode = z.string().trim().min(1).max(64).regex(/^[\p{L}\p{N}_:.-]+$/u);
+const roleCode = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[\p{L}\p{N}_:.-]+$/u);
 const roleName = z.string().trim().min(1).max(128);
 /** The version read with the record; a stale one answers 409. Absent: last write wins. */
 const version = zInt32().min(0).optional();
@@ -48,7 +53,12 @@ export const updateRoleInput = z.object({
   departmentIds: z.array(zId()).max(1000).optional(),
 });
 
-export const roleStatusInput = z.object({ basicId: zId(), status: EnableStatus.schema(), version, remark: z.string().max(500).nullish() });
+export const roleStatusInput = z.object({
+  basicId: zId(),
+  status: EnableStatus.schema(),
+  version,
+  remark: z.string().max(500).nullish(),
+});
 
 export const idQuery = z.object({ id: zQueryId() });
 export const roleIdQuery = z.object({ roleId: zQueryId() });
@@ -80,18 +90,28 @@ export const rolePageInput = pagedRequest({
 });
 export const rolePage = pagedResponse(roleDetail);
 
-export const enabledRole = z.object({ basicId: zIdOut(), roleCode: z.string(), roleName: z.string(), sort: z.number().int() });
+export const enabledRole = z.object({
+  basicId: zIdOut(),
+  roleCode: z.string(),
+  roleName: z.string(),
+  sort: z.number().int(),
+});
 
 /** A permission named by id or by code (one of them). */
 const permissionRef = {
   permissionId: zId().optional(),
   permissionCode: z.string().trim().min(1).max(128).optional(),
 };
-const onePermission = (v: { permissionId?: bigint; permissionCode?: string }) => v.permissionId !== undefined || v.permissionCode !== undefined;
+const onePermission = (v: { permissionId?: bigint; permissionCode?: string }) =>
+  v.permissionId !== undefined || v.permissionCode !== undefined;
 const onePermissionMessage = { message: 'permissionId or permissionCode is required', path: ['permissionId'] };
 
-export const grantRolePermissionInput = z.object({ roleId: zId(), ...permissionRef }).refine(onePermission, onePermissionMessage);
-export const revokeRolePermissionInput = z.object({ roleId: zQueryId(), ...permissionRef }).refine(onePermission, onePermissionMessage);
+export const grantRolePermissionInput = z
+  .object({ roleId: zId(), ...permissionRef })
+  .refine(onePermission, onePermissionMessage);
+export const revokeRolePermissionInput = z
+  .object({ roleId: zQueryId(), ...permissionRef })
+  .refine(onePermission, onePermissionMessage);
 export const rolePermissionStatusInput = z
   .object({ roleId: zId(), ...permissionRef, status: EnableStatus.schema() })
   .refine(onePermission, onePermissionMessage);
@@ -112,7 +132,12 @@ export const batchResult = z.object({ granted: z.array(z.string()), revoked: z.a
 
 export const hierarchyInput = z.object({ roleId: zId(), parentRoleId: zId() });
 export const hierarchyQuery = z.object({ roleId: zQueryId(), parentRoleId: zQueryId() });
-export const roleRef = z.object({ basicId: zIdOut(), roleCode: z.string(), roleName: z.string(), status: EnableStatus.out() });
+export const roleRef = z.object({
+  basicId: zIdOut(),
+  roleCode: z.string(),
+  roleName: z.string(),
+  status: EnableStatus.out(),
+});
 export const roleHierarchy = z.object({ roleId: zIdOut(), parents: z.array(roleRef), children: z.array(roleRef) });
 
 export const roleDataScopeInput = z.object({
@@ -122,7 +147,12 @@ export const roleDataScopeInput = z.object({
   departmentIds: z.array(zId()).max(1000).optional(),
   version,
 });
-export const roleDataScope = z.object({ roleId: zIdOut(), dataScope: DataScope.out(), departmentIds: z.array(zIdOut()), version: z.number().int() });
+export const roleDataScope = z.object({
+  roleId: zIdOut(),
+  dataScope: DataScope.out(),
+  departmentIds: z.array(zIdOut()),
+  version: z.number().int(),
+});
 
 export type CreateRoleInput = z.infer<typeof createRoleInput>;
 export type UpdateRoleInput = z.infer<typeof updateRoleInput>;

@@ -1,5 +1,11 @@
 import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
-import { departments, roleDataScopeDepartments, roleInheritances, roles, userRoles } from '../../../../db/schema/index.js';
+import {
+  departments,
+  roleDataScopeDepartments,
+  roleInheritances,
+  roles,
+  userRoles,
+} from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { AuthorizationService } from '../authz/service.js';
 import { appError } from '../../errors/app-error.js';
@@ -30,7 +36,10 @@ type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationServic
 
 /** A live role of the tenant, or undefined: another tenant's role is never found. */
 export async function findRole(db: Executor, tenantId: bigint, id: bigint): Promise<Role | undefined> {
-  const [row] = await db.select().from(roles).where(and(eq(roles.tenantId, tenantId), eq(roles.id, id), notDeleted(roles.isDeleted)));
+  const [row] = await db
+    .select()
+    .from(roles)
+    .where(and(eq(roles.tenantId, tenantId), eq(roles.id, id), notDeleted(roles.isDeleted)));
   return row;
 }
 
@@ -47,12 +56,15 @@ export function assertEditable(role: Role): void {
 
 /** `super_admin` makes its holders super-administrators: nobody may create another one. */
 function assertCodeAllowed(code: string | undefined): void {
-  if (code !== undefined && code.trim().toLowerCase() === SUPER_ADMIN_ROLE) throw appError(roleErrors.CODE_RESERVED, { params: { code } });
+  if (code !== undefined && code.trim().toLowerCase() === SUPER_ADMIN_ROLE)
+    throw appError(roleErrors.CODE_RESERVED, { params: { code } });
 }
 
 /** Serializes writes to one context's role graph (inheritance), like the department tree lock. */
 export async function lockRoleGraph(tx: Transaction, tenantId: bigint): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('portcullis.role.' || current_schema() || '.' || ${tenantId.toString()}::text))`);
+  await tx.execute(
+    sql`SELECT pg_advisory_xact_lock(hashtext('portcullis.role.' || current_schema() || '.' || ${tenantId.toString()}::text))`,
+  );
 }
 
 /** Every id must be a live department of the tenant (404 naming the first that is not). */
@@ -117,13 +129,21 @@ export function createRoleService(deps: Deps) {
 
   /** The departments stored for a role's Custom scope, ascending. */
   async function scopeDepartmentsOf(tx: Executor, roleId: bigint): Promise<bigint[]> {
-    const rows = await tx.select({ id: roleDataScopeDepartments.departmentId }).from(roleDataScopeDepartments).where(eq(roleDataScopeDepartments.roleId, roleId));
+    const rows = await tx
+      .select({ id: roleDataScopeDepartments.departmentId })
+      .from(roleDataScopeDepartments)
+      .where(eq(roleDataScopeDepartments.roleId, roleId));
     return rows.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  async function replaceScopeDepartments(tx: Transaction, roleId: bigint, departmentIds: readonly bigint[]): Promise<void> {
+  async function replaceScopeDepartments(
+    tx: Transaction,
+    roleId: bigint,
+    departmentIds: readonly bigint[],
+  ): Promise<void> {
     await tx.delete(roleDataScopeDepartments).where(eq(roleDataScopeDepartments.roleId, roleId));
-    if (departmentIds.length) await tx.insert(roleDataScopeDepartments).values(departmentIds.map((departmentId) => ({ roleId, departmentId })));
+    if (departmentIds.length)
+      await tx.insert(roleDataScopeDepartments).values(departmentIds.map((departmentId) => ({ roleId, departmentId })));
   }
 
   /** The data scope of a role and, for Custom, its departments (live ones of the tenant). */
@@ -132,10 +152,22 @@ export function createRoleService(deps: Deps) {
     const rows = await db
       .select({ id: roleDataScopeDepartments.departmentId })
       .from(roleDataScopeDepartments)
-      .innerJoin(departments, and(eq(departments.id, roleDataScopeDepartments.departmentId), eq(departments.tenantId, tenantId), notDeleted(departments.isDeleted)))
+      .innerJoin(
+        departments,
+        and(
+          eq(departments.id, roleDataScopeDepartments.departmentId),
+          eq(departments.tenantId, tenantId),
+          notDeleted(departments.isDeleted),
+        ),
+      )
       .where(eq(roleDataScopeDepartments.roleId, roleId))
       .orderBy(asc(roleDataScopeDepartments.departmentId));
-    return { roleId: idOut(role.id), dataScope: nameIn(DataScope, role.dataScope, 'SelfOnly'), departmentIds: rows.map((r) => idOut(r.id)), version: role.version };
+    return {
+      roleId: idOut(role.id),
+      dataScope: nameIn(DataScope, role.dataScope, 'SelfOnly'),
+      departmentIds: rows.map((r) => idOut(r.id)),
+      version: role.version,
+    };
   }
 
   return {
@@ -144,7 +176,8 @@ export function createRoleService(deps: Deps) {
       const id = ids.next();
       const scopeName = input.dataScope ?? 'SelfOnly';
       await db.transaction(async (tx) => {
-        const departmentIds = scopeName === 'Custom' ? await requireDepartments(tx, scope.tenantId, input.departmentIds ?? []) : [];
+        const departmentIds =
+          scopeName === 'Custom' ? await requireDepartments(tx, scope.tenantId, input.departmentIds ?? []) : [];
         await tx.insert(roles).values({
           id,
           tenantId: scope.tenantId,
@@ -161,7 +194,12 @@ export function createRoleService(deps: Deps) {
           createdBy: scope.actorId,
         });
         await replaceScopeDepartments(tx, id, departmentIds);
-        await audit(tx, scope, 'RoleCreated', id, { roleCode: input.roleCode, roleName: input.roleName, dataScope: scopeName, departmentIds: departmentIds.map(String) });
+        await audit(tx, scope, 'RoleCreated', id, {
+          roleCode: input.roleCode,
+          roleName: input.roleName,
+          dataScope: scopeName,
+          departmentIds: departmentIds.map(String),
+        });
       });
       // A new role has no holders yet: nothing cached depends on it.
       return roleDetailOf(db, scope.tenantId, id);
@@ -186,7 +224,14 @@ export function createRoleService(deps: Deps) {
         const touched = askedScope !== undefined || askedDepartments !== undefined;
         const held = touched ? await scopeDepartmentsOf(tx, current.id) : [];
         // Custom keeps its departments unless new ones are given; other scopes have none.
-        const wanted = scopeName === 'Custom' ? (askedDepartments ? [...new Set(askedDepartments)] : current.dataScope === 'Custom' ? held : []) : [];
+        const wanted =
+          scopeName === 'Custom'
+            ? askedDepartments
+              ? [...new Set(askedDepartments)]
+              : current.dataScope === 'Custom'
+                ? held
+                : []
+            : [];
         const scopeChanged = touched && (scopeName !== current.dataScope || !sameIds(held, wanted));
         let departmentIds: bigint[] = [];
         if (scopeChanged) {
@@ -195,14 +240,27 @@ export function createRoleService(deps: Deps) {
           values.dataScope = scopeName;
         }
 
-        await updateVersioned(tx, roles, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: scope.actorId }, live(scope.tenantId));
+        await updateVersioned(
+          tx,
+          roles,
+          current.id,
+          current.version,
+          { ...values, modifiedTime: clock.now(), modifiedBy: scope.actorId },
+          live(scope.tenantId),
+        );
         const { dataScope: _scope, ...others } = values;
         if (scopeChanged) {
           await replaceScopeDepartments(tx, current.id, departmentIds);
-          await audit(tx, scope, 'RoleDataScopeChanged', current.id, { roleCode: current.roleCode, from: current.dataScope, to: scopeName, departmentIds: departmentIds.map(String) });
+          await audit(tx, scope, 'RoleDataScopeChanged', current.id, {
+            roleCode: current.roleCode,
+            from: current.dataScope,
+            to: scopeName,
+            departmentIds: departmentIds.map(String),
+          });
         }
         // One entry per write: the scope change alone when nothing else was asked.
-        if (!scopeChanged || Object.keys(others).length) await audit(tx, scope, 'RoleUpdated', current.id, { roleCode: current.roleCode, fields: fieldsOf(others) });
+        if (!scopeChanged || Object.keys(others).length)
+          await audit(tx, scope, 'RoleUpdated', current.id, { roleCode: current.roleCode, fields: fieldsOf(others) });
       });
       await invalidateGrants(deps, scope.tenantId);
       return roleDetailOf(db, scope.tenantId, input.basicId);
@@ -213,8 +271,19 @@ export function createRoleService(deps: Deps) {
         const current = await requireRole(tx, scope.tenantId, id);
         assertEditable(current);
         checkVersion(current, version);
-        await updateVersioned(tx, roles, id, current.version, { status, modifiedTime: clock.now(), modifiedBy: scope.actorId }, live(scope.tenantId));
-        await audit(tx, scope, 'RoleStatusChanged', id, { roleCode: current.roleCode, from: current.status, to: status });
+        await updateVersioned(
+          tx,
+          roles,
+          id,
+          current.version,
+          { status, modifiedTime: clock.now(), modifiedBy: scope.actorId },
+          live(scope.tenantId),
+        );
+        await audit(tx, scope, 'RoleStatusChanged', id, {
+          roleCode: current.roleCode,
+          from: current.status,
+          to: status,
+        });
       });
       await invalidateGrants(deps, scope.tenantId);
       return roleDetailOf(db, scope.tenantId, id);
@@ -227,10 +296,20 @@ export function createRoleService(deps: Deps) {
         const current = await requireRole(tx, scope.tenantId, id);
         assertEditable(current);
         const [held] = await tx.select({ n: count() }).from(userRoles).where(eq(userRoles.roleId, id));
-        if (held && held.n > 0) throw appError(roleErrors.IN_USE, { params: { name: current.roleName, count: held.n } });
+        if (held && held.n > 0)
+          throw appError(roleErrors.IN_USE, { params: { name: current.roleName, count: held.n } });
         const now = clock.now();
-        await updateVersioned(tx, roles, id, current.version, { isDeleted: true, deletedTime: now, deletedBy: scope.actorId, modifiedTime: now, modifiedBy: scope.actorId }, live(scope.tenantId));
-        await tx.delete(roleInheritances).where(or(eq(roleInheritances.roleId, id), eq(roleInheritances.parentRoleId, id)));
+        await updateVersioned(
+          tx,
+          roles,
+          id,
+          current.version,
+          { isDeleted: true, deletedTime: now, deletedBy: scope.actorId, modifiedTime: now, modifiedBy: scope.actorId },
+          live(scope.tenantId),
+        );
+        await tx
+          .delete(roleInheritances)
+          .where(or(eq(roleInheritances.roleId, id), eq(roleInheritances.parentRoleId, id)));
         await tx.delete(roleDataScopeDepartments).where(eq(roleDataScopeDepartments.roleId, id));
         await audit(tx, scope, 'RoleDeleted', id, { roleCode: current.roleCode, roleName: current.roleName });
       });
@@ -241,7 +320,12 @@ export function createRoleService(deps: Deps) {
       return roleDetailOf(db, tenantId, id);
     },
 
-    async page(tenantId: bigint, request: PagedRequest, filters: { status?: string | null; roleType?: string | null; dataScope?: string | null }, can: (code: string) => boolean) {
+    async page(
+      tenantId: bigint,
+      request: PagedRequest,
+      filters: { status?: string | null; roleType?: string | null; dataScope?: string | null },
+      can: (code: string) => boolean,
+    ) {
       const result = await roleList.run(db, {
         request,
         base: and(
@@ -270,15 +354,31 @@ export function createRoleService(deps: Deps) {
     dataScope,
 
     /** Sets the data scope; a Custom scope sees exactly the given departments of the tenant. */
-    async setDataScope(scope: Scope, input: { roleId: bigint; dataScope: string; departmentIds?: bigint[]; version?: number }) {
+    async setDataScope(
+      scope: Scope,
+      input: { roleId: bigint; dataScope: string; departmentIds?: bigint[]; version?: number },
+    ) {
       await db.transaction(async (tx) => {
         const current = await requireRole(tx, scope.tenantId, input.roleId);
         assertEditable(current);
         checkVersion(current, input.version);
-        const departmentIds = input.dataScope === 'Custom' ? await requireDepartments(tx, scope.tenantId, input.departmentIds ?? []) : [];
-        await updateVersioned(tx, roles, current.id, current.version, { dataScope: input.dataScope, modifiedTime: clock.now(), modifiedBy: scope.actorId }, live(scope.tenantId));
+        const departmentIds =
+          input.dataScope === 'Custom' ? await requireDepartments(tx, scope.tenantId, input.departmentIds ?? []) : [];
+        await updateVersioned(
+          tx,
+          roles,
+          current.id,
+          current.version,
+          { dataScope: input.dataScope, modifiedTime: clock.now(), modifiedBy: scope.actorId },
+          live(scope.tenantId),
+        );
         await replaceScopeDepartments(tx, current.id, departmentIds);
-        await audit(tx, scope, 'RoleDataScopeChanged', current.id, { roleCode: current.roleCode, from: current.dataScope, to: input.dataScope, departmentIds: departmentIds.map(String) });
+        await audit(tx, scope, 'RoleDataScopeChanged', current.id, {
+          roleCode: current.roleCode,
+          from: current.dataScope,
+          to: input.dataScope,
+          departmentIds: departmentIds.map(String),
+        });
       });
       await invalidateGrants(deps, scope.tenantId);
       return dataScope(scope.tenantId, input.roleId);

@@ -9,7 +9,11 @@ export const systemRouter = router({
    * for checking X-Timezone conversion.
    */
   GetServerTimeAsync: publicProcedure
-    .meta({ summary: 'Current server time', description: '`serverTime` is written in the X-Timezone zone; `unixSeconds` is what signed calls put in X-Timestamp.' })
+    .meta({
+      summary: 'Current server time',
+      description:
+        '`serverTime` is written in the X-Timezone zone; `unixSeconds` is what signed calls put in X-Timestamp.',
+    })
     .output(z.object({ serverTime: zDateTimeOut(), unixSeconds: z.number().int(), timeZone: z.string() }))
     .query(({ ctx }) => {
       const now = ctx.deps.clock.now();

@@ -5,16 +5,26 @@ import { actorOf } from '../audit/change.js';
 import { permission } from '../authz/permission-catalogue.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { canOf, requireTenant, withKeyword } from '../permission/admin-scope.js';
-import { accepted, answerInput, createInvitationInput, invitationDetail, invitationPage, invitationPageInput, myInvitation } from './schemas.js';
+import {
+  accepted,
+  answerInput,
+  createInvitationInput,
+  invitationDetail,
+  invitationPage,
+  invitationPageInput,
+  myInvitation,
+} from './schemas.js';
 
-const ANSWER_NOTE = 'Login required, no permission code: the invitation must be addressed to the caller\'s verified e-mail address (403 while it is unverified; 404 for any other invitation). Refused while impersonating.';
+const ANSWER_NOTE =
+  "Login required, no permission code: the invitation must be addressed to the caller's verified e-mail address (403 while it is unverified; 404 for any other invitation). Refused while impersonating.";
 
 /** /api/TenantInvitation: inviting into the current tenant, and answering one's own invitations. */
 export const tenantInvitationRouter = router({
   CreateTenantInvitationAsync: authedProcedure
     .meta({
       permission: permission('saas:tenant-member:grant'),
-      summary: 'Invites an e-mail address into the current tenant (the answer and the mail are the same whether the address has an account)',
+      summary:
+        'Invites an e-mail address into the current tenant (the answer and the mail are the same whether the address has an account)',
       description: `Open for 7 days; the membership is made when the invitee accepts (taking a seat then). 409 when the address already belongs to a member here or has an open invitation; at most 200 invitations a day per tenant (429). Refused while impersonating.`,
     })
     .input(createInvitationInput)
@@ -26,7 +36,10 @@ export const tenantInvitationRouter = router({
     }),
 
   DeleteTenantInvitationAsync: authedProcedure
-    .meta({ permission: permission('saas:tenant-member:revoke'), summary: 'Revokes an open invitation of the current tenant' })
+    .meta({
+      permission: permission('saas:tenant-member:revoke'),
+      summary: 'Revokes an open invitation of the current tenant',
+    })
     .input(z.object({ id: zQueryId() }))
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {
@@ -37,7 +50,11 @@ export const tenantInvitationRouter = router({
     }),
 
   AcceptTenantInvitationAsync: authedProcedure
-    .meta({ summary: 'Accepts an invitation addressed to the caller: it becomes a member of that tenant (SwitchTenant enters it)', description: ANSWER_NOTE })
+    .meta({
+      summary:
+        'Accepts an invitation addressed to the caller: it becomes a member of that tenant (SwitchTenant enters it)',
+      description: ANSWER_NOTE,
+    })
     .input(answerInput)
     .output(accepted)
     .mutation(({ ctx, input }) => {
@@ -59,7 +76,11 @@ export const tenantInvitationRouter = router({
 /** /api/TenantInvitationQuery: the current tenant's invitations, and the caller's own. */
 export const tenantInvitationQueryRouter = router({
   GetTenantInvitationPageAsync: authedProcedure
-    .meta({ paged: true, permission: permission('saas:tenant-member:read'), summary: 'Paged invitations of the current tenant (keyword over address and display name)' })
+    .meta({
+      paged: true,
+      permission: permission('saas:tenant-member:read'),
+      summary: 'Paged invitations of the current tenant (keyword over address and display name)',
+    })
     .input(invitationPageInput)
     .output(invitationPage)
     .mutation(async ({ ctx, input }) => {
@@ -69,7 +90,10 @@ export const tenantInvitationQueryRouter = router({
     }),
 
   GetMyTenantInvitationsAsync: authedProcedure
-    .meta({ summary: "The open invitations of the caller's verified e-mail address (empty while it is unverified)", description: 'Login required, no permission code.' })
+    .meta({
+      summary: "The open invitations of the caller's verified e-mail address (empty while it is unverified)",
+      description: 'Login required, no permission code.',
+    })
     .output(z.array(myInvitation))
     .query(({ ctx }) => ctx.services.invitations.mine(ctx.auth.userId)),
 });

@@ -24,7 +24,9 @@ export const INVITATION_DAYS = 7;
 export const INVITATIONS_PER_DAY = 200;
 const DAY = 86_400_000;
 
-type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'store' | 'messages' | 'config' | 'logger'> & { authz: AuthorizationService };
+type Deps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'store' | 'messages' | 'config' | 'logger'> & {
+  authz: AuthorizationService;
+};
 type Invitation = typeof tenantInvitations.$inferSelect;
 
 const invitationList = definePagedList({
@@ -50,7 +52,11 @@ function statusOf(i: Pick<Invitation, 'status' | 'expiresTime'>, now: Date): str
 function statusCondition(status: string | null | undefined, now: Date) {
   if (!status) return undefined;
   if (status === 'Pending') return and(eq(tenantInvitations.status, 'Pending'), gt(tenantInvitations.expiresTime, now));
-  if (status === 'Expired') return or(eq(tenantInvitations.status, 'Expired'), and(eq(tenantInvitations.status, 'Pending'), lte(tenantInvitations.expiresTime, now)));
+  if (status === 'Expired')
+    return or(
+      eq(tenantInvitations.status, 'Expired'),
+      and(eq(tenantInvitations.status, 'Pending'), lte(tenantInvitations.expiresTime, now)),
+    );
   return eq(tenantInvitations.status, status);
 }
 
@@ -80,14 +86,20 @@ export function createInvitationService(deps: Deps) {
   const { db, ids, clock } = deps;
 
   async function requireOwn(tenantId: bigint, id: bigint): Promise<Invitation> {
-    const [row] = await db.select().from(tenantInvitations).where(and(eq(tenantInvitations.id, id), eq(tenantInvitations.tenantId, tenantId)));
+    const [row] = await db
+      .select()
+      .from(tenantInvitations)
+      .where(and(eq(tenantInvitations.id, id), eq(tenantInvitations.tenantId, tenantId)));
     if (!row) throw appError(invitationErrors.NOT_FOUND, { params: { id: String(id) } });
     return row;
   }
 
   /** The caller's verified address, or a refusal: an unverified address could be anyone's. */
   async function verifiedEmail(userId: bigint): Promise<string> {
-    const [user] = await db.select({ email: users.email, verified: users.emailVerified }).from(users).where(eq(users.id, userId));
+    const [user] = await db
+      .select({ email: users.email, verified: users.emailVerified })
+      .from(users)
+      .where(eq(users.id, userId));
     if (!user?.email || !user.verified) throw appError(invitationErrors.EMAIL_NOT_VERIFIED);
     return user.email.trim().toLowerCase();
   }
@@ -95,7 +107,10 @@ export function createInvitationService(deps: Deps) {
   /** An open invitation addressed to the caller, for answering (404 for anything else). */
   async function requireAddressed(userId: bigint, id: bigint): Promise<Invitation> {
     const email = await verifiedEmail(userId);
-    const [row] = await db.select().from(tenantInvitations).where(and(eq(tenantInvitations.id, id), eq(tenantInvitations.email, email)));
+    const [row] = await db
+      .select()
+      .from(tenantInvitations)
+      .where(and(eq(tenantInvitations.id, id), eq(tenantInvitations.email, email)));
     if (!row) throw appError(invitationErrors.NOT_FOUND, { params: { id: String(id) } });
     const status = statusOf(row, clock.now());
     if (status !== 'Pending') throw appError(invitationErrors.NOT_PENDING, { params: { status } });
@@ -103,7 +118,11 @@ export function createInvitationService(deps: Deps) {
   }
 
   /** Closes an open invitation; false when someone else answered or revoked it first. */
-  async function close(tx: Parameters<Parameters<typeof db.transaction>[0]>[0], id: bigint, values: Partial<Invitation>): Promise<boolean> {
+  async function close(
+    tx: Parameters<Parameters<typeof db.transaction>[0]>[0],
+    id: bigint,
+    values: Partial<Invitation>,
+  ): Promise<boolean> {
     const done = await tx
       .update(tenantInvitations)
       .set(values)
@@ -117,7 +136,8 @@ export function createInvitationService(deps: Deps) {
       const { tenantId, actorId } = actor;
       const memberType = input.memberType ?? 'Member';
       if (RESERVED_MEMBER_TYPES.has(memberType)) throw appError(tenantErrors.OWNER_PROTECTED);
-      if (input.effectiveTime && input.expirationTime && input.expirationTime <= input.effectiveTime) throw appError(tenantErrors.VALIDITY_INVALID);
+      if (input.effectiveTime && input.expirationTime && input.expirationTime <= input.effectiveTime)
+        throw appError(tenantErrors.VALIDITY_INVALID);
       const email = input.email.trim().toLowerCase();
       const now = clock.now();
       // What the tenant knows already: its own members.
@@ -125,36 +145,82 @@ export function createInvitationService(deps: Deps) {
         .select({ id: tenantMemberships.id })
         .from(tenantMemberships)
         .innerJoin(users, eq(users.id, tenantMemberships.userId))
-        .where(and(eq(tenantMemberships.tenantId, tenantId), sql`lower(${users.email}) = ${email}`, notDeleted(users.isDeleted)));
+        .where(
+          and(
+            eq(tenantMemberships.tenantId, tenantId),
+            sql`lower(${users.email}) = ${email}`,
+            notDeleted(users.isDeleted),
+          ),
+        );
       if (member) throw appError(invitationErrors.ALREADY_MEMBER);
       const [open] = await db
         .select({ id: tenantInvitations.id })
         .from(tenantInvitations)
-        .where(and(eq(tenantInvitations.tenantId, tenantId), eq(tenantInvitations.email, email), eq(tenantInvitations.status, 'Pending'), gt(tenantInvitations.expiresTime, now)));
+        .where(
+          and(
+            eq(tenantInvitations.tenantId, tenantId),
+            eq(tenantInvitations.email, email),
+            eq(tenantInvitations.status, 'Pending'),
+            gt(tenantInvitations.expiresTime, now),
+          ),
+        );
       if (open) throw appError(invitationErrors.ALREADY_INVITED);
       const limit = await hitRateLimit(deps.store, `invitations:${tenantId}`, INVITATIONS_PER_DAY, DAY);
-      if (!limit.allowed) throw appError(invitationErrors.TOO_MANY, { params: { seconds: limit.retryAfterSeconds }, headers: { 'Retry-After': String(limit.retryAfterSeconds) } });
-      const [tenant] = await db.select({ name: tenants.name }).from(tenants).where(and(eq(tenants.id, tenantId), notDeleted(tenants.isDeleted)));
+      if (!limit.allowed)
+        throw appError(invitationErrors.TOO_MANY, {
+          params: { seconds: limit.retryAfterSeconds },
+          headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+        });
+      const [tenant] = await db
+        .select({ name: tenants.name })
+        .from(tenants)
+        .where(and(eq(tenants.id, tenantId), notDeleted(tenants.isDeleted)));
       if (!tenant) throw appError(tenantErrors.NOT_FOUND, { params: { id: String(tenantId) } });
 
       const id = ids.next();
       const expiresTime = new Date(now.getTime() + INVITATION_DAYS * DAY);
-      await db.transaction(async (tx) => {
-        // An expired open invitation of the same address gives way to the new one; one still open
-        // stays, and the unique index then refuses the second (two invitations at once).
-        await tx
-          .update(tenantInvitations)
-          .set({ status: 'Expired', modifiedTime: now })
-          .where(and(eq(tenantInvitations.tenantId, tenantId), eq(tenantInvitations.email, email), eq(tenantInvitations.status, 'Pending'), lte(tenantInvitations.expiresTime, now)));
-        await tx.insert(tenantInvitations).values({
-          id, tenantId, email, memberType, displayName: input.displayName ?? null, effectiveTime: input.effectiveTime ?? null, expirationTime: input.expirationTime ?? null,
-          remark: input.remark ?? null, status: 'Pending', expiresTime, createdTime: now, createdBy: actorId,
+      await db
+        .transaction(async (tx) => {
+          // An expired open invitation of the same address gives way to the new one; one still open
+          // stays, and the unique index then refuses the second (two invitations at once).
+          await tx
+            .update(tenantInvitations)
+            .set({ status: 'Expired', modifiedTime: now })
+            .where(
+              and(
+                eq(tenantInvitations.tenantId, tenantId),
+                eq(tenantInvitations.email, email),
+                eq(tenantInvitations.status, 'Pending'),
+                lte(tenantInvitations.expiresTime, now),
+              ),
+            );
+          await tx.insert(tenantInvitations).values({
+            id,
+            tenantId,
+            email,
+            memberType,
+            displayName: input.displayName ?? null,
+            effectiveTime: input.effectiveTime ?? null,
+            expirationTime: input.expirationTime ?? null,
+            remark: input.remark ?? null,
+            status: 'Pending',
+            expiresTime,
+            createdTime: now,
+            createdBy: actorId,
+          });
+          await auditChange(
+            tx,
+            deps,
+            actor,
+            'TenantInvitationCreated',
+            { type: 'TenantInvitation', id },
+            { email, memberType, expiresTime: expiresTime.toISOString() },
+          );
+        })
+        .catch((error: unknown) => {
+          if (postgresErrorCode(error) === UNIQUE_VIOLATION) throw appError(invitationErrors.ALREADY_INVITED);
+          throw error;
         });
-        await auditChange(tx, deps, actor, 'TenantInvitationCreated', { type: 'TenantInvitation', id }, { email, memberType, expiresTime: expiresTime.toISOString() });
-      }).catch((error: unknown) => {
-        if (postgresErrorCode(error) === UNIQUE_VIOLATION) throw appError(invitationErrors.ALREADY_INVITED);
-        throw error;
-      });
       if (deps.messages.available?.('email') !== false) {
         try {
           await deps.messages.send(invitationMessage(email, tenant.name, deps.config.App.Name, expiresTime, culture));
@@ -163,8 +229,16 @@ export function createInvitationService(deps: Deps) {
           // while still open: if the invitee answered it meanwhile, it did its work.
           deps.logger.warn('invitation mail failed; the invitation is withdrawn', { error });
           const withdrawn = await db.transaction(async (tx) => {
-            if (!(await close(tx, id, { status: 'Revoked', modifiedTime: clock.now(), modifiedBy: actorId }))) return false;
-            await auditChange(tx, deps, actor, 'TenantInvitationRevoked', { type: 'TenantInvitation', id }, { email, reason: 'mail failed' });
+            if (!(await close(tx, id, { status: 'Revoked', modifiedTime: clock.now(), modifiedBy: actorId })))
+              return false;
+            await auditChange(
+              tx,
+              deps,
+              actor,
+              'TenantInvitationRevoked',
+              { type: 'TenantInvitation', id },
+              { email, reason: 'mail failed' },
+            );
             return true;
           });
           if (withdrawn) throw appError(commonErrors.THIRD_PARTY);
@@ -173,7 +247,12 @@ export function createInvitationService(deps: Deps) {
       return toDetail(await requireOwn(tenantId, id), now);
     },
 
-    async page(tenantId: bigint, request: PagedRequest, status: string | null | undefined, can: (code: string) => boolean) {
+    async page(
+      tenantId: bigint,
+      request: PagedRequest,
+      status: string | null | undefined,
+      can: (code: string) => boolean,
+    ) {
       const now = clock.now();
       const result = await invitationList.run(db, {
         request,
@@ -191,25 +270,50 @@ export function createInvitationService(deps: Deps) {
       const status = statusOf(row, now);
       if (status !== 'Pending') throw appError(invitationErrors.NOT_PENDING, { params: { status } });
       await db.transaction(async (tx) => {
-        if (!(await close(tx, id, { status: 'Revoked', modifiedTime: now, modifiedBy: actor.actorId }))) throw appError(invitationErrors.NOT_PENDING, { params: { status: 'answered' } });
-        await auditChange(tx, deps, actor, 'TenantInvitationRevoked', { type: 'TenantInvitation', id }, { email: row.email });
+        if (!(await close(tx, id, { status: 'Revoked', modifiedTime: now, modifiedBy: actor.actorId })))
+          throw appError(invitationErrors.NOT_PENDING, { params: { status: 'answered' } });
+        await auditChange(
+          tx,
+          deps,
+          actor,
+          'TenantInvitationRevoked',
+          { type: 'TenantInvitation', id },
+          { email: row.email },
+        );
       });
     },
 
     /** The open invitations of the caller's verified address (none for an unverified one). */
     async mine(userId: bigint) {
-      const [user] = await db.select({ email: users.email, verified: users.emailVerified }).from(users).where(eq(users.id, userId));
+      const [user] = await db
+        .select({ email: users.email, verified: users.emailVerified })
+        .from(users)
+        .where(eq(users.id, userId));
       if (!user?.email || !user.verified) return [];
       const now = clock.now();
       const rows = await db
         .select({ i: tenantInvitations, code: tenants.code, name: tenants.name })
         .from(tenantInvitations)
         .innerJoin(tenants, eq(tenants.id, tenantInvitations.tenantId))
-        .where(and(eq(tenantInvitations.email, user.email.trim().toLowerCase()), eq(tenantInvitations.status, 'Pending'), gt(tenantInvitations.expiresTime, now), notDeleted(tenants.isDeleted)))
+        .where(
+          and(
+            eq(tenantInvitations.email, user.email.trim().toLowerCase()),
+            eq(tenantInvitations.status, 'Pending'),
+            gt(tenantInvitations.expiresTime, now),
+            notDeleted(tenants.isDeleted),
+          ),
+        )
         .orderBy(tenantInvitations.createdTime);
       return rows.map(({ i, code, name }) => ({
-        basicId: String(i.id), tenantId: String(i.tenantId), tenantCode: code, tenantName: name, memberType: nameIn(MemberType, i.memberType, 'Member'),
-        invitationExpirationTime: i.expiresTime, effectiveTime: i.effectiveTime, expirationTime: i.expirationTime, createdTime: i.createdTime,
+        basicId: String(i.id),
+        tenantId: String(i.tenantId),
+        tenantCode: code,
+        tenantName: name,
+        memberType: nameIn(MemberType, i.memberType, 'Member'),
+        invitationExpirationTime: i.expiresTime,
+        effectiveTime: i.effectiveTime,
+        expirationTime: i.expirationTime,
+        createdTime: i.createdTime,
       }));
     },
 
@@ -221,16 +325,38 @@ export function createInvitationService(deps: Deps) {
       const { tenantId } = invitation;
       await db.transaction(async (tx) => {
         await assertSeatAvailable(tx, tenantId, now);
-        const [existing] = await tx.select({ id: tenantMemberships.id }).from(tenantMemberships).where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.userId, actor.actorId)));
+        const [existing] = await tx
+          .select({ id: tenantMemberships.id })
+          .from(tenantMemberships)
+          .where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.userId, actor.actorId)));
         if (existing) throw appError(invitationErrors.ALREADY_MEMBER);
         // Whoever closes it first wins: of two accepts at once, one makes the membership.
-        if (!(await close(tx, id, { status: 'Accepted', respondedTime: now, respondedBy: actor.actorId, membershipId }))) throw appError(invitationErrors.NOT_PENDING, { params: { status: 'answered' } });
+        if (
+          !(await close(tx, id, { status: 'Accepted', respondedTime: now, respondedBy: actor.actorId, membershipId }))
+        )
+          throw appError(invitationErrors.NOT_PENDING, { params: { status: 'answered' } });
         await tx.insert(tenantMemberships).values({
-          id: membershipId, tenantId, userId: actor.actorId, memberType: invitation.memberType, displayName: invitation.displayName, effectiveTime: invitation.effectiveTime,
-          expirationTime: invitation.expirationTime, remark: invitation.remark, status: 'Active', inviteStatus: 'Accepted', joinedTime: now, createdTime: now, createdBy: invitation.createdBy,
+          id: membershipId,
+          tenantId,
+          userId: actor.actorId,
+          memberType: invitation.memberType,
+          displayName: invitation.displayName,
+          effectiveTime: invitation.effectiveTime,
+          expirationTime: invitation.expirationTime,
+          remark: invitation.remark,
+          status: 'Active',
+          inviteStatus: 'Accepted',
+          joinedTime: now,
+          createdTime: now,
+          createdBy: invitation.createdBy,
         });
         const target = { type: 'TenantMember', id: membershipId, userId: actor.actorId, tenantId };
-        await auditChange(tx, deps, actor, 'TenantMemberAdded', target, { memberType: invitation.memberType, invitationId: String(id), effectiveTime: invitation.effectiveTime, expirationTime: invitation.expirationTime });
+        await auditChange(tx, deps, actor, 'TenantMemberAdded', target, {
+          memberType: invitation.memberType,
+          invitationId: String(id),
+          effectiveTime: invitation.effectiveTime,
+          expirationTime: invitation.expirationTime,
+        });
       });
       await deps.authz.invalidateUser(actor.actorId);
       return { tenantId: String(tenantId), membershipId: String(membershipId) };
@@ -240,9 +366,18 @@ export function createInvitationService(deps: Deps) {
       await requireAddressed(actor.actorId, id);
       const now = clock.now();
       await db.transaction(async (tx) => {
-        if (!(await close(tx, id, { status: 'Rejected', respondedTime: now, respondedBy: actor.actorId }))) throw appError(invitationErrors.NOT_PENDING, { params: { status: 'answered' } });
-        const [row] = await tx.select({ tenantId: tenantInvitations.tenantId }).from(tenantInvitations).where(eq(tenantInvitations.id, id));
-        await auditChange(tx, deps, actor, 'TenantInvitationRejected', { type: 'TenantInvitation', id, tenantId: row!.tenantId, userId: actor.actorId });
+        if (!(await close(tx, id, { status: 'Rejected', respondedTime: now, respondedBy: actor.actorId })))
+          throw appError(invitationErrors.NOT_PENDING, { params: { status: 'answered' } });
+        const [row] = await tx
+          .select({ tenantId: tenantInvitations.tenantId })
+          .from(tenantInvitations)
+          .where(eq(tenantInvitations.id, id));
+        await auditChange(tx, deps, actor, 'TenantInvitationRejected', {
+          type: 'TenantInvitation',
+          id,
+          tenantId: row!.tenantId,
+          userId: actor.actorId,
+        });
       });
     },
   };

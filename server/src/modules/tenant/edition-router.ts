@@ -12,7 +12,10 @@ const idQuery = z.object({ id: zQueryId() });
 /** /api/Edition: platform operations (refused inside a tenant). */
 export const editionRouter = router({
   CreateEditionAsync: authedProcedure
-    .meta({ permission: permission('saas:edition:create'), summary: 'Creates an edition with its permission whitelist (platform state)' })
+    .meta({
+      permission: permission('saas:edition:create'),
+      summary: 'Creates an edition with its permission whitelist (platform state)',
+    })
     .input(createEditionInput)
     .output(editionDetail)
     .mutation(({ ctx, input }) => {
@@ -21,7 +24,10 @@ export const editionRouter = router({
     }),
 
   UpdateEditionAsync: authedProcedure
-    .meta({ permission: permission('saas:edition:update'), summary: 'Changes an edition; its tenants get the new whitelist on their next request (platform state)' })
+    .meta({
+      permission: permission('saas:edition:update'),
+      summary: 'Changes an edition; its tenants get the new whitelist on their next request (platform state)',
+    })
     .input(updateEditionInput)
     .output(editionDetail)
     .mutation(({ ctx, input }) => {
@@ -31,7 +37,10 @@ export const editionRouter = router({
     }),
 
   DeleteEditionAsync: authedProcedure
-    .meta({ permission: permission('saas:edition:delete'), summary: 'Deletes an edition no live tenant uses (platform state)' })
+    .meta({
+      permission: permission('saas:edition:delete'),
+      summary: 'Deletes an edition no live tenant uses (platform state)',
+    })
     .input(idQuery)
     .output(z.boolean())
     .mutation(async ({ ctx, input }) => {

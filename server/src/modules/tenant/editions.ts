@@ -67,8 +67,24 @@ export function createEditionService(deps: Deps) {
       const id = ids.next();
       const whitelist = (await whitelistOf(deps, input.permissionWhitelist)) ?? [];
       await db.transaction(async (tx) => {
-        await tx.insert(editions).values({ id, code: input.editionCode, name: input.editionName, description: input.description ?? null, permissionWhitelist: whitelist, status: input.status ?? 'Enabled', createdTime: clock.now(), createdBy: actor.actorId });
-        await auditChange(tx, deps, actor, 'EditionCreated', { type: 'Edition', id }, { editionCode: input.editionCode, ...codeChanges([], whitelist) });
+        await tx.insert(editions).values({
+          id,
+          code: input.editionCode,
+          name: input.editionName,
+          description: input.description ?? null,
+          permissionWhitelist: whitelist,
+          status: input.status ?? 'Enabled',
+          createdTime: clock.now(),
+          createdBy: actor.actorId,
+        });
+        await auditChange(
+          tx,
+          deps,
+          actor,
+          'EditionCreated',
+          { type: 'Edition', id },
+          { editionCode: input.editionCode, ...codeChanges([], whitelist) },
+        );
       });
       return detail(id);
     },
@@ -86,11 +102,28 @@ export function createEditionService(deps: Deps) {
         checkVersion(current, input.version);
         const changes = codeChanges(current.permissionWhitelist, whitelist ?? current.permissionWhitelist);
         if (changes.added.length || changes.removed.length) guardWhitelist();
-        const values: Record<string, unknown> = { code: input.editionCode, name: input.editionName, description: input.description, permissionWhitelist: whitelist, status: input.status };
+        const values: Record<string, unknown> = {
+          code: input.editionCode,
+          name: input.editionName,
+          description: input.description,
+          permissionWhitelist: whitelist,
+          status: input.status,
+        };
         for (const key of Object.keys(values)) if (values[key] === undefined) delete values[key];
-        await updateVersioned(tx, editions, current.id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actor.actorId });
+        await updateVersioned(tx, editions, current.id, current.version, {
+          ...values,
+          modifiedTime: clock.now(),
+          modifiedBy: actor.actorId,
+        });
         const { basicId: _id, version: _version, ...asked } = input;
-        await auditChange(tx, deps, actor, 'EditionUpdated', { type: 'Edition', id: current.id }, { editionCode: current.code, fields: fieldsOf(asked), ...changes });
+        await auditChange(
+          tx,
+          deps,
+          actor,
+          'EditionUpdated',
+          { type: 'Edition', id: current.id },
+          { editionCode: current.code, fields: fieldsOf(asked), ...changes },
+        );
       });
       await deps.authz.invalidateAll();
       return detail(input.basicId);
@@ -101,9 +134,16 @@ export function createEditionService(deps: Deps) {
       await db.transaction(async (tx) => {
         const [current] = await tx.select().from(editions).where(eq(editions.id, id));
         if (!current) throw appError(tenantErrors.EDITION_NOT_FOUND, { params: { id: String(id) } });
-        const [used] = await tx.select({ n: count() }).from(tenants).where(and(eq(tenants.editionId, id), notDeleted(tenants.isDeleted)));
-        if (used && used.n > 0) throw appError(tenantErrors.EDITION_IN_USE, { params: { name: current.name, count: used.n } });
-        await tx.update(tenants).set({ editionId: null }).where(and(eq(tenants.editionId, id), eq(tenants.isDeleted, true)));
+        const [used] = await tx
+          .select({ n: count() })
+          .from(tenants)
+          .where(and(eq(tenants.editionId, id), notDeleted(tenants.isDeleted)));
+        if (used && used.n > 0)
+          throw appError(tenantErrors.EDITION_IN_USE, { params: { name: current.name, count: used.n } });
+        await tx
+          .update(tenants)
+          .set({ editionId: null })
+          .where(and(eq(tenants.editionId, id), eq(tenants.isDeleted, true)));
         await tx.delete(editions).where(eq(editions.id, id));
         await auditChange(tx, deps, actor, 'EditionDeleted', { type: 'Edition', id }, { editionCode: current.code });
       });

@@ -79,10 +79,13 @@ export const tenantErrors = defineErrors('tenant', {
     text: {
       'zh-CN': '所有者和平台管理员成员关系由平台管理，不能在此授予、更改或移除。',
       'zh-TW': '擁有者和平台管理員成員關係由平台管理，不能在此授予、變更或移除。',
-      'en-US': 'Owner and platform administrator memberships are managed by the platform and cannot be granted, changed or removed here.',
-      'ja-JP': 'オーナーとプラットフォーム管理者のメンバーシップはプラットフォームが管理しており、ここでは付与・変更・削除できません。',
+      'en-US':
+        'Owner and platform administrator memberships are managed by the platform and cannot be granted, changed or removed here.',
+      'ja-JP':
+        'オーナーとプラットフォーム管理者のメンバーシップはプラットフォームが管理しており、ここでは付与・変更・削除できません。',
       'ko-KR': '소유자 및 플랫폼 관리자 멤버십은 플랫폼에서 관리하므로 여기서 부여, 변경 또는 제거할 수 없습니다.',
-      'de-DE': 'Eigentümer- und Plattformadministrator-Mitgliedschaften verwaltet die Plattform; sie können hier nicht vergeben, geändert oder entfernt werden.',
+      'de-DE':
+        'Eigentümer- und Plattformadministrator-Mitgliedschaften verwaltet die Plattform; sie können hier nicht vergeben, geändert oder entfernt werden.',
       'hi-IN': 'स्वामी और प्लेटफ़ॉर्म व्यवस्थापक सदस्यताएँ प्लेटफ़ॉर्म द्वारा प्रबंधित होती हैं और यहाँ दी, बदली या हटाई नहीं जा सकतीं।',
     },
   },

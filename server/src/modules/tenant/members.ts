@@ -45,7 +45,11 @@ export const memberList = definePagedList({
 });
 
 const select = (q: Executor) =>
-  q.select({ m: tenantMemberships, userName: users.userName, nickName: users.nickName, realName: users.realName }).from(tenantMemberships).innerJoin(users, eq(users.id, tenantMemberships.userId)).$dynamic();
+  q
+    .select({ m: tenantMemberships, userName: users.userName, nickName: users.nickName, realName: users.realName })
+    .from(tenantMemberships)
+    .innerJoin(users, eq(users.id, tenantMemberships.userId))
+    .$dynamic();
 type Row = { m: Membership; userName: string; nickName: string | null; realName: string | null };
 
 function toDetail({ m, userName, nickName, realName }: Row) {
@@ -69,7 +73,10 @@ function toDetail({ m, userName, nickName, realName }: Row) {
 }
 
 async function requireMembership(db: Executor, tenantId: bigint, id: bigint): Promise<Membership> {
-  const [row] = await db.select().from(tenantMemberships).where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.id, id)));
+  const [row] = await db
+    .select()
+    .from(tenantMemberships)
+    .where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.id, id)));
   if (!row) throw appError(tenantErrors.MEMBER_NOT_FOUND, { params: { id: String(id) } });
   return row;
 }
@@ -79,8 +86,16 @@ function checkValidity(effective: Date | null | undefined, expiration: Date | nu
 }
 
 /** Whether a membership lets its user into the tenant at `now` (as landing and switching read it). */
-function admits(m: Pick<Membership, 'status' | 'inviteStatus' | 'effectiveTime' | 'expirationTime'>, now: Date): boolean {
-  return m.status === 'Active' && m.inviteStatus === 'Accepted' && (!m.effectiveTime || m.effectiveTime <= now) && (!m.expirationTime || m.expirationTime > now);
+function admits(
+  m: Pick<Membership, 'status' | 'inviteStatus' | 'effectiveTime' | 'expirationTime'>,
+  now: Date,
+): boolean {
+  return (
+    m.status === 'Active' &&
+    m.inviteStatus === 'Accepted' &&
+    (!m.effectiveTime || m.effectiveTime <= now) &&
+    (!m.expirationTime || m.expirationTime > now)
+  );
 }
 
 /**
@@ -99,11 +114,22 @@ export function createMemberService(deps: Deps) {
   }
 
   /** Revokes the user's sessions that are in the tenant, inside the transaction; announce after commit. */
-  async function revokeTenantSessions(tx: Transaction, tenantId: bigint, userId: bigint, reason: string): Promise<bigint[]> {
+  async function revokeTenantSessions(
+    tx: Transaction,
+    tenantId: bigint,
+    userId: bigint,
+    reason: string,
+  ): Promise<bigint[]> {
     const rows = await tx
       .select({ id: userSessions.id })
       .from(userSessions)
-      .where(and(eq(userSessions.userId, userId), eq(userSessions.tenantId, tenantId), eq(userSessions.status, SessionStatus.Active)));
+      .where(
+        and(
+          eq(userSessions.userId, userId),
+          eq(userSessions.tenantId, tenantId),
+          eq(userSessions.status, SessionStatus.Active),
+        ),
+      );
     const sessionIds = rows.map((r) => r.id);
     await deps.sessions.revokeIn(tx, sessionIds, reason);
     return sessionIds;
@@ -115,8 +141,13 @@ export function createMemberService(deps: Deps) {
   }
 
   /** One entry per write, on the membership, naming its user. */
-  const audit = (tx: Transaction, actor: Actor, action: AuditAction, m: { id: bigint; userId: bigint }, detail: Record<string, unknown>) =>
-    auditChange(tx, deps, actor, action, { type: 'TenantMember', id: m.id, userId: m.userId }, detail);
+  const audit = (
+    tx: Transaction,
+    actor: Actor,
+    action: AuditAction,
+    m: { id: bigint; userId: bigint },
+    detail: Record<string, unknown>,
+  ) => auditChange(tx, deps, actor, action, { type: 'TenantMember', id: m.id, userId: m.userId }, detail);
 
   return {
     detail,
@@ -132,7 +163,10 @@ export function createMemberService(deps: Deps) {
       // who another tenant's users are by trying ids or addresses, nor add them unasked. Anyone
       // else is invited (tenant-invitation), and becomes a member by accepting.
       if (input.userId === undefined) throw appError(invitationErrors.INVITE_BY_EMAIL);
-      const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, input.userId), eq(users.tenantId, tenantId), notDeleted(users.isDeleted)));
+      const [user] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, input.userId), eq(users.tenantId, tenantId), notDeleted(users.isDeleted)));
       if (!user) throw appError(adminErrors.USER_NOT_FOUND, { params: { id: String(input.userId) } });
       await db.transaction(async (tx) => {
         await assertSeatAvailable(tx, tenantId, now);
@@ -149,11 +183,17 @@ export function createMemberService(deps: Deps) {
           createdTime: now,
           createdBy: actorId,
         });
-        await audit(tx, actor, 'TenantMemberAdded', { id, userId: user.id }, {
-          memberType: input.memberType ?? 'Member',
-          effectiveTime: input.effectiveTime ?? null,
-          expirationTime: input.expirationTime ?? null,
-        });
+        await audit(
+          tx,
+          actor,
+          'TenantMemberAdded',
+          { id, userId: user.id },
+          {
+            memberType: input.memberType ?? 'Member',
+            effectiveTime: input.effectiveTime ?? null,
+            expirationTime: input.expirationTime ?? null,
+          },
+        );
       });
       await deps.authz.invalidateUser(user.id);
       return detail(tenantId, id);
@@ -179,7 +219,8 @@ export function createMemberService(deps: Deps) {
         if (next.memberType !== current.memberType || next.status !== current.status) guardStanding();
         // Nobody becomes or stops being an Owner (or PlatformAdmin) here, nor loses such a membership.
         const reserved = RESERVED_MEMBER_TYPES.has(current.memberType);
-        const reservedTouched = current.memberType !== next.memberType && (reserved || RESERVED_MEMBER_TYPES.has(next.memberType));
+        const reservedTouched =
+          current.memberType !== next.memberType && (reserved || RESERVED_MEMBER_TYPES.has(next.memberType));
         if (reservedTouched || (reserved && !admits(next, now))) throw appError(tenantErrors.OWNER_PROTECTED);
         if (current.userId === actorId && !admits(next, now)) throw appError(tenantErrors.SELF_MEMBERSHIP);
         checkValidity(next.effectiveTime, next.expirationTime);
@@ -187,15 +228,29 @@ export function createMemberService(deps: Deps) {
         if (!takesSeat(current, now) && takesSeat(next, now)) await assertSeatAvailable(tx, tenantId, now);
         const values: Record<string, unknown> = { ...next, displayName: input.displayName, remark: input.remark };
         for (const key of Object.keys(values)) if (values[key] === undefined) delete values[key];
-        await updateVersioned(tx, tenantMemberships, current.id, current.version, { ...values, modifiedTime: now, modifiedBy: actorId }, eq(tenantMemberships.tenantId, tenantId));
-        const sessionIds = admits(next, now) ? [] : await revokeTenantSessions(tx, tenantId, current.userId, 'Membership no longer valid');
+        await updateVersioned(
+          tx,
+          tenantMemberships,
+          current.id,
+          current.version,
+          { ...values, modifiedTime: now, modifiedBy: actorId },
+          eq(tenantMemberships.tenantId, tenantId),
+        );
+        const sessionIds = admits(next, now)
+          ? []
+          : await revokeTenantSessions(tx, tenantId, current.userId, 'Membership no longer valid');
         // Who may enter, as what and until when: the old and new value of each that changed.
         const changes: Record<string, unknown> = {};
         for (const key of ['memberType', 'status', 'effectiveTime', 'expirationTime'] as const) {
-          if (JSON.stringify(current[key]) !== JSON.stringify(next[key])) changes[key] = { from: current[key], to: next[key] };
+          if (JSON.stringify(current[key]) !== JSON.stringify(next[key]))
+            changes[key] = { from: current[key], to: next[key] };
         }
         const { basicId: _id, version: _version, ...asked } = input;
-        await audit(tx, actor, 'TenantMemberUpdated', current, { fields: fieldsOf(asked), ...changes, sessionsRevoked: sessionIds.length });
+        await audit(tx, actor, 'TenantMemberUpdated', current, {
+          fields: fieldsOf(asked),
+          ...changes,
+          sessionsRevoked: sessionIds.length,
+        });
         return { userId: current.userId, sessionIds };
       });
       await afterCommit(result.userId, result.sessionIds, 'Membership no longer valid');
@@ -208,17 +263,29 @@ export function createMemberService(deps: Deps) {
         const current = await requireMembership(tx, tenantId, id);
         if (RESERVED_MEMBER_TYPES.has(current.memberType)) throw appError(tenantErrors.OWNER_PROTECTED);
         if (current.userId === actorId) throw appError(tenantErrors.SELF_MEMBERSHIP);
-        await tx.delete(tenantMemberships).where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.id, id)));
+        await tx
+          .delete(tenantMemberships)
+          .where(and(eq(tenantMemberships.tenantId, tenantId), eq(tenantMemberships.id, id)));
         await tx.delete(userRoles).where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.userId, current.userId)));
-        await tx.delete(userDepartments).where(and(eq(userDepartments.tenantId, tenantId), eq(userDepartments.userId, current.userId)));
+        await tx
+          .delete(userDepartments)
+          .where(and(eq(userDepartments.tenantId, tenantId), eq(userDepartments.userId, current.userId)));
         const sessionIds = await revokeTenantSessions(tx, tenantId, current.userId, 'Membership removed');
-        await audit(tx, actor, 'TenantMemberRemoved', current, { memberType: current.memberType, sessionsRevoked: sessionIds.length });
+        await audit(tx, actor, 'TenantMemberRemoved', current, {
+          memberType: current.memberType,
+          sessionsRevoked: sessionIds.length,
+        });
         return { userId: current.userId, sessionIds };
       });
       await afterCommit(result.userId, result.sessionIds, 'Membership removed');
     },
 
-    async page(tenantId: bigint, request: PagedRequest, filters: { memberType?: string | null; status?: string | null }, can: (code: string) => boolean) {
+    async page(
+      tenantId: bigint,
+      request: PagedRequest,
+      filters: { memberType?: string | null; status?: string | null },
+      can: (code: string) => boolean,
+    ) {
       const result = await memberList.run(db, {
         request,
         base: and(

@@ -10,7 +10,10 @@ import { tenantDetail, tenantPage, tenantPageInput } from './schemas.js';
 /** /api/TenantQuery: what the signed-in user may switch into; the platform's tenant lists. */
 export const tenantQueryRouter = router({
   GetMyAvailableTenantsAsync: authedProcedure
-    .meta({ summary: 'Tenants the user can switch into (the super-administrator: every available tenant)', allowOutsideTenant: true })
+    .meta({
+      summary: 'Tenants the user can switch into (the super-administrator: every available tenant)',
+      allowOutsideTenant: true,
+    })
     .output(z.array(availableTenant))
     .query(async ({ ctx }) => {
       const { auth, deps } = ctx;
@@ -25,7 +28,11 @@ export const tenantQueryRouter = router({
     }),
 
   GetTenantPageAsync: authedProcedure
-    .meta({ paged: true, permission: permission('saas:tenant:read'), summary: 'Paged tenants with edition and seats used (platform state)' })
+    .meta({
+      paged: true,
+      permission: permission('saas:tenant:read'),
+      summary: 'Paged tenants with edition and seats used (platform state)',
+    })
     .input(tenantPageInput)
     .output(tenantPage)
     .mutation(async ({ ctx, input }) => {

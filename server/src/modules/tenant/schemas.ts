@@ -7,7 +7,10 @@ import { ConfigStatus, InviteStatus, MemberType, MembershipStatus, TenantStatus 
 /** Request and response shapes of tenants, editions and memberships. */
 
 const version = zInt32().min(0).optional();
-const tenantCode = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{1,63}$/);
+const tenantCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{1,63}$/);
 const tenantName = z.string().trim().min(1).max(128);
 const tenantFields = {
   tenantShortName: z.string().trim().max(64).nullish(),
@@ -30,8 +33,19 @@ export const createTenantInput = z.object({
   /** A user who becomes the tenant's Owner member. */
   ownerUserId: zId().optional(),
 });
-export const updateTenantInput = z.object({ basicId: zId(), version, tenantCode: tenantCode.optional(), tenantName: tenantName.optional(), ...tenantFields });
-export const tenantStatusInput = z.object({ basicId: zId(), tenantStatus: TenantStatus.schema(), reason: z.string().max(500).nullish(), version });
+export const updateTenantInput = z.object({
+  basicId: zId(),
+  version,
+  tenantCode: tenantCode.optional(),
+  tenantName: tenantName.optional(),
+  ...tenantFields,
+});
+export const tenantStatusInput = z.object({
+  basicId: zId(),
+  tenantStatus: TenantStatus.schema(),
+  reason: z.string().max(500).nullish(),
+  version,
+});
 export const suspendTenantInput = z.object({ basicId: zId(), reason: z.string().max(500).nullish(), version });
 export const resumeTenantInput = z.object({ basicId: zId(), version });
 
@@ -61,15 +75,28 @@ export const tenantDetail = z.object({
 export const tenantPageInput = pagedRequest({ keyword: zKeyword(), tenantStatus: TenantStatus.schema().nullish() });
 export const tenantPage = pagedResponse(tenantDetail);
 
-const editionCode = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/);
+const editionCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/);
 const editionFields = {
   description: z.string().max(1000).nullish(),
   /** Codes the edition allows; empty allows every code. */
   permissionWhitelist: z.array(z.string().trim().min(1).max(128)).max(2000).optional(),
   status: EnableStatus.schema().optional(),
 };
-export const createEditionInput = z.object({ editionCode, editionName: z.string().trim().min(1).max(128), ...editionFields });
-export const updateEditionInput = z.object({ basicId: zId(), version, editionCode: editionCode.optional(), editionName: z.string().trim().min(1).max(128).optional(), ...editionFields });
+export const createEditionInput = z.object({
+  editionCode,
+  editionName: z.string().trim().min(1).max(128),
+  ...editionFields,
+});
+export const updateEditionInput = z.object({
+  basicId: zId(),
+  version,
+  editionCode: editionCode.optional(),
+  editionName: z.string().trim().min(1).max(128).optional(),
+  ...editionFields,
+});
 export const editionDetail = z.object({
   basicId: zIdOut(),
   editionCode: z.string(),
@@ -123,7 +150,11 @@ export const memberDetail = z.object({
   version: z.number().int(),
   createdTime: zDateTimeOut(),
 });
-export const memberPageInput = pagedRequest({ keyword: zKeyword(), memberType: MemberType.schema().nullish(), status: MembershipStatus.schema().nullish() });
+export const memberPageInput = pagedRequest({
+  keyword: zKeyword(),
+  memberType: MemberType.schema().nullish(),
+  status: MembershipStatus.schema().nullish(),
+});
 export const memberPage = pagedResponse(memberDetail);
 
 export type CreateTenantInput = z.infer<typeof createTenantInput>;

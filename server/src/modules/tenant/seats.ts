@@ -21,7 +21,9 @@ export function takesSeat(m: { status: string; expirationTime: Date | null }, no
 
 /** Seats in use, per tenant, as a select expression (for lists of tenants). */
 export function seatsUsedOf(tenantIdColumn: SQL | typeof tenants.id, now: Date) {
-  return sql<number>`(select count(*) from ${tenantMemberships} where ${tenantMemberships.tenantId} = ${tenantIdColumn} and ${seatTaken(now)})`.mapWith(Number);
+  return sql<number>`(select count(*) from ${tenantMemberships} where ${tenantMemberships.tenantId} = ${tenantIdColumn} and ${seatTaken(now)})`.mapWith(
+    Number,
+  );
 }
 
 /**
@@ -30,9 +32,17 @@ export function seatsUsedOf(tenantIdColumn: SQL | typeof tenants.id, now: Date) 
  * row, so two additions racing for the last seat are serialized and only one gets it.
  */
 export async function assertSeatAvailable(tx: Executor, tenantId: bigint, now: Date, adding = 1): Promise<void> {
-  const [tenant] = await tx.select({ name: tenants.name, seatLimit: tenants.seatLimit }).from(tenants).where(and(eq(tenants.id, tenantId), notDeleted(tenants.isDeleted))).for('update');
+  const [tenant] = await tx
+    .select({ name: tenants.name, seatLimit: tenants.seatLimit })
+    .from(tenants)
+    .where(and(eq(tenants.id, tenantId), notDeleted(tenants.isDeleted)))
+    .for('update');
   if (!tenant) throw appError(tenantErrors.NOT_FOUND, { params: { id: String(tenantId) } });
   if (tenant.seatLimit <= 0) return;
-  const [used] = await tx.select({ n: count() }).from(tenantMemberships).where(and(eq(tenantMemberships.tenantId, tenantId), seatTaken(now)));
-  if ((used?.n ?? 0) + adding > tenant.seatLimit) throw appError(tenantErrors.SEAT_LIMIT_REACHED, { params: { name: tenant.name, limit: tenant.seatLimit } });
+  const [used] = await tx
+    .select({ n: count() })
+    .from(tenantMemberships)
+    .where(and(eq(tenantMemberships.tenantId, tenantId), seatTaken(now)));
+  if ((used?.n ?? 0) + adding > tenant.seatLimit)
+    throw appError(tenantErrors.SEAT_LIMIT_REACHED, { params: { name: tenant.name, limit: tenant.seatLimit } });
 }

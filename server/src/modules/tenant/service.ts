@@ -47,7 +47,11 @@ export const tenantList = definePagedList({
 const managed = and(notDeleted(tenants.isDeleted), ne(tenants.id, 0n));
 
 const select = (q: Executor, now: Date) =>
-  q.select({ tenant: tenants, editionName: editions.name, seatsUsed: seatsUsedOf(tenants.id, now) }).from(tenants).leftJoin(editions, eq(editions.id, tenants.editionId)).$dynamic();
+  q
+    .select({ tenant: tenants, editionName: editions.name, seatsUsed: seatsUsedOf(tenants.id, now) })
+    .from(tenants)
+    .leftJoin(editions, eq(editions.id, tenants.editionId))
+    .$dynamic();
 
 type Row = { tenant: typeof tenants.$inferSelect; editionName: string | null; seatsUsed: number };
 
@@ -83,9 +87,13 @@ function toDetail({ tenant: t, editionName, seatsUsed }: Row) {
  */
 async function requireEdition(db: Executor, id: bigint | null | undefined, current?: bigint | null): Promise<void> {
   if (id === null || id === undefined) return;
-  const [row] = await db.select({ id: editions.id, name: editions.name, status: editions.status }).from(editions).where(eq(editions.id, id));
+  const [row] = await db
+    .select({ id: editions.id, name: editions.name, status: editions.status })
+    .from(editions)
+    .where(eq(editions.id, id));
   if (!row) throw appError(tenantErrors.EDITION_NOT_FOUND, { params: { id: String(id) } });
-  if (row.status !== 'Enabled' && id !== current) throw appError(tenantErrors.EDITION_DISABLED, { params: { name: row.name } });
+  if (row.status !== 'Enabled' && id !== current)
+    throw appError(tenantErrors.EDITION_DISABLED, { params: { name: row.name } });
 }
 
 /**
@@ -110,20 +118,41 @@ export function createTenantService(deps: Deps) {
   }
 
   /** Entries of a tenant go to that tenant's trail, though written from the platform state. */
-  const audit = (tx: Transaction, actor: Actor, action: AuditAction, tenantId: bigint, detail: Record<string, unknown>) =>
-    auditChange(tx, deps, actor, action, { type: 'Tenant', id: tenantId, tenantId }, detail);
+  const audit = (
+    tx: Transaction,
+    actor: Actor,
+    action: AuditAction,
+    tenantId: bigint,
+    detail: Record<string, unknown>,
+  ) => auditChange(tx, deps, actor, action, { type: 'Tenant', id: tenantId, tenantId }, detail);
 
   /**
    * A versioned change of a managed tenant (404 for tenant 0, deleted and unknown ones), audited
    * in its transaction with the action and detail `describe` makes of the row before it.
    */
-  async function change(actor: Actor, id: bigint, version: number | null | undefined, values: Record<string, unknown>, describe: (current: Tenant) => [AuditAction, Record<string, unknown>]): Promise<void> {
+  async function change(
+    actor: Actor,
+    id: bigint,
+    version: number | null | undefined,
+    values: Record<string, unknown>,
+    describe: (current: Tenant) => [AuditAction, Record<string, unknown>],
+  ): Promise<void> {
     await db.transaction(async (tx) => {
-      const [current] = await tx.select().from(tenants).where(and(managed, eq(tenants.id, id)));
+      const [current] = await tx
+        .select()
+        .from(tenants)
+        .where(and(managed, eq(tenants.id, id)));
       if (!current) throw appError(tenantErrors.NOT_FOUND, { params: { id: String(id) } });
       checkVersion(current, version);
       await requireEdition(tx, values.editionId as bigint | null | undefined, current.editionId);
-      await updateVersioned(tx, tenants, id, current.version, { ...values, modifiedTime: clock.now(), modifiedBy: actor.actorId }, managed);
+      await updateVersioned(
+        tx,
+        tenants,
+        id,
+        current.version,
+        { ...values, modifiedTime: clock.now(), modifiedBy: actor.actorId },
+        managed,
+      );
       const [action, detail] = describe(current);
       await audit(tx, actor, action, id, detail);
     });
@@ -153,10 +182,21 @@ export function createTenantService(deps: Deps) {
           createdBy: actor.actorId,
         });
         if (input.ownerUserId !== undefined) {
-          const [owner] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, input.ownerUserId), notDeleted(users.isDeleted)));
+          const [owner] = await tx
+            .select({ id: users.id })
+            .from(users)
+            .where(and(eq(users.id, input.ownerUserId), notDeleted(users.isDeleted)));
           if (!owner) throw appError(adminErrors.USER_NOT_FOUND, { params: { id: String(input.ownerUserId) } });
           await assertSeatAvailable(tx, id, now);
-          await tx.insert(tenantMemberships).values({ id: ids.next(), tenantId: id, userId: owner.id, memberType: 'Owner', joinedTime: now, createdTime: now, createdBy: actor.actorId });
+          await tx.insert(tenantMemberships).values({
+            id: ids.next(),
+            tenantId: id,
+            userId: owner.id,
+            memberType: 'Owner',
+            joinedTime: now,
+            createdTime: now,
+            createdBy: actor.actorId,
+          });
         }
         await audit(tx, actor, 'TenantCreated', id, {
           tenantCode: input.tenantCode,
@@ -172,30 +212,55 @@ export function createTenantService(deps: Deps) {
     /** An update that moves the tenant to another edition is audited as TenantEditionChanged. */
     async update(actor: Actor, input: UpdateTenantInput) {
       const { basicId, version, tenantCode, tenantName, tenantShortName, ...rest } = input;
-      const values: Record<string, unknown> = { code: tenantCode, name: tenantName, shortName: tenantShortName, ...rest };
+      const values: Record<string, unknown> = {
+        code: tenantCode,
+        name: tenantName,
+        shortName: tenantShortName,
+        ...rest,
+      };
       for (const key of Object.keys(values)) if (values[key] === undefined) delete values[key];
       await change(actor, basicId, version, values, (current) => {
-        const detail: Record<string, unknown> = { fields: fieldsOf({ tenantCode, tenantName, tenantShortName, ...rest }) };
+        const detail: Record<string, unknown> = {
+          fields: fieldsOf({ tenantCode, tenantName, tenantShortName, ...rest }),
+        };
         const editionChanged = values.editionId !== undefined && values.editionId !== current.editionId;
-        if (editionChanged) detail.editionId = { from: idOrNull(current.editionId), to: idOrNull(values.editionId as bigint | null) };
-        if (values.seatLimit !== undefined && values.seatLimit !== current.seatLimit) detail.seatLimit = { from: current.seatLimit, to: values.seatLimit };
+        if (editionChanged)
+          detail.editionId = { from: idOrNull(current.editionId), to: idOrNull(values.editionId as bigint | null) };
+        if (values.seatLimit !== undefined && values.seatLimit !== current.seatLimit)
+          detail.seatLimit = { from: current.seatLimit, to: values.seatLimit };
         return [editionChanged ? 'TenantEditionChanged' : 'TenantUpdated', detail];
       });
       return changed(basicId);
     },
 
     /** Normal, Suspended, Expired or Disabled; any but Normal records when and why. */
-    async setStatus(actor: Actor, action: TenantStatusAction, id: bigint, status: string, reason: string | null | undefined, version?: number) {
+    async setStatus(
+      actor: Actor,
+      action: TenantStatusAction,
+      id: bigint,
+      status: string,
+      reason: string | null | undefined,
+      version?: number,
+    ) {
       const now = clock.now();
-      const values = status === 'Normal' ? { status, suspendedTime: null, suspendReason: null } : { status, suspendedTime: now, suspendReason: reason ?? null };
-      await change(actor, id, version, values, (current) => [action, { from: current.status, to: status, reason: values.suspendReason ?? undefined }]);
+      const values =
+        status === 'Normal'
+          ? { status, suspendedTime: null, suspendReason: null }
+          : { status, suspendedTime: now, suspendReason: reason ?? null };
+      await change(actor, id, version, values, (current) => [
+        action,
+        { from: current.status, to: status, reason: values.suspendReason ?? undefined },
+      ]);
       return changed(id);
     },
 
     /** Soft delete: the tenant's sessions answer 403 from their next request. */
     async remove(actor: Actor, id: bigint): Promise<void> {
       const now = clock.now();
-      await change(actor, id, undefined, { isDeleted: true, deletedTime: now, deletedBy: actor.actorId }, (current) => ['TenantDeleted', { tenantCode: current.code }]);
+      await change(actor, id, undefined, { isDeleted: true, deletedTime: now, deletedBy: actor.actorId }, (current) => [
+        'TenantDeleted',
+        { tenantCode: current.code },
+      ]);
       await deps.sessionState.invalidateTenant(id);
       await deps.authz.invalidateTenant(id);
     },

@@ -24,12 +24,19 @@ async function call(url: string, path: string, init: { method?: string; token?: 
   const headers: Record<string, string> = { 'x-language': 'en-US' };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url + path, { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
+  const res = await fetch(url + path, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
 async function login(url: string, email: string): Promise<string> {
-  const res = await call(url, '/api/Auth/Login', { method: 'POST', json: { username: email, password: GOOD_PASSWORD } });
+  const res = await call(url, '/api/Auth/Login', {
+    method: 'POST',
+    json: { username: email, password: GOOD_PASSWORD },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data.token.accessToken;
 }
@@ -50,7 +57,11 @@ describe('tenant suspension across nodes', () => {
 
     const operatorToken = await login(a.url, operator.email!);
     const started = Date.now();
-    const suspended = await call(a.url, '/api/Tenant/SuspendTenant', { method: 'POST', token: operatorToken, json: { basicId: String(tenantId), reason: 'audit' } });
+    const suspended = await call(a.url, '/api/Tenant/SuspendTenant', {
+      method: 'POST',
+      token: operatorToken,
+      json: { basicId: String(tenantId), reason: 'audit' },
+    });
     expect(suspended.body.data.tenantStatus).toBe('Suspended');
     let seen = await call(b.url, '/api/Auth/UserInfo', { token: memberToken });
     while (seen.status === 200 && Date.now() - started < 5000) {
@@ -61,7 +72,11 @@ describe('tenant suspension across nodes', () => {
     expect(seen.body.data).toBe('The tenant is not available: Suspended.');
     expect(Date.now() - started).toBeLessThan(2000);
 
-    await call(a.url, '/api/Tenant/ResumeTenant', { method: 'POST', token: operatorToken, json: { basicId: String(tenantId) } });
+    await call(a.url, '/api/Tenant/ResumeTenant', {
+      method: 'POST',
+      token: operatorToken,
+      json: { basicId: String(tenantId) },
+    });
     const resumedAt = Date.now();
     let back = await call(b.url, '/api/Auth/UserInfo', { token: memberToken });
     while (back.status !== 200 && Date.now() - resumedAt < 5000) {

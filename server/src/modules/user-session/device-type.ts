@@ -8,7 +8,16 @@ import { docOverrides } from '../../rpc/wire.js';
  * and its Vue pages compare it with these numbers.
  */
 export const DEVICE_TYPE_CODES = {
-  Unknown: 0, Web: 1, iOS: 2, Android: 3, Windows: 4, macOS: 5, Linux: 6, Tablet: 7, MiniProgram: 8, Api: 9,
+  Unknown: 0,
+  Web: 1,
+  iOS: 2,
+  Android: 3,
+  Windows: 4,
+  macOS: 5,
+  Linux: 6,
+  Tablet: 7,
+  MiniProgram: 8,
+  Api: 9,
 } as const;
 type OriginalName = keyof typeof DEVICE_TYPE_CODES;
 
@@ -31,9 +40,19 @@ export function deviceTypeCode(stored: string | null, operatingSystem: string | 
   const os = osFamily(operatingSystem);
   switch (kind) {
     case 'Mobile':
-      return os === 'ios' ? DEVICE_TYPE_CODES.iOS : os === 'android' ? DEVICE_TYPE_CODES.Android : DEVICE_TYPE_CODES.Unknown;
+      return os === 'ios'
+        ? DEVICE_TYPE_CODES.iOS
+        : os === 'android'
+          ? DEVICE_TYPE_CODES.Android
+          : DEVICE_TYPE_CODES.Unknown;
     case 'Desktop':
-      return os === 'windows' ? DEVICE_TYPE_CODES.Windows : os === 'macos' ? DEVICE_TYPE_CODES.macOS : os === 'linux' ? DEVICE_TYPE_CODES.Linux : DEVICE_TYPE_CODES.Unknown;
+      return os === 'windows'
+        ? DEVICE_TYPE_CODES.Windows
+        : os === 'macos'
+          ? DEVICE_TYPE_CODES.macOS
+          : os === 'linux'
+            ? DEVICE_TYPE_CODES.Linux
+            : DEVICE_TYPE_CODES.Unknown;
     default: {
       const original = ORIGINAL_NAMES.get(kind.toLowerCase());
       return original ? DEVICE_TYPE_CODES[original] : DEVICE_TYPE_CODES.Unknown;
@@ -41,7 +60,9 @@ export function deviceTypeCode(stored: string | null, operatingSystem: string | 
   }
 }
 
-const description = `DeviceType of the original, as a number: ${Object.entries(DEVICE_TYPE_CODES).map(([n, v]) => `${v} = ${n}`).join(', ')}`;
+const description = `DeviceType of the original, as a number: ${Object.entries(DEVICE_TYPE_CODES)
+  .map(([n, v]) => `${v} = ${n}`)
+  .join(', ')}`;
 
 /** The output schema of `deviceType`: an integer of the numbering above. */
 export function zDeviceTypeOut() {

@@ -32,11 +32,16 @@ const userSession = z.object({
   isCurrent: z.boolean(),
 });
 
-const SCOPE_NOTE = 'Users outside the caller\'s context or data scope have no sessions here; for a member whose home is another tenant, only the sessions in this context count.';
+const SCOPE_NOTE =
+  "Users outside the caller's context or data scope have no sessions here; for a member whose home is another tenant, only the sessions in this context count.";
 
 export const userSessionQueryRouter = router({
   GetUserSessionsAsync: authedProcedure
-    .meta({ permission: permission('saas:user-session:read'), summary: 'A user\'s sessions: active ones, or every one with includeInactive (latest activity first, at most 500)', description: SCOPE_NOTE })
+    .meta({
+      permission: permission('saas:user-session:read'),
+      summary: "A user's sessions: active ones, or every one with includeInactive (latest activity first, at most 500)",
+      description: SCOPE_NOTE,
+    })
     .input(z.object({ userId: zQueryId(), includeInactive: zBool().optional() }))
     .output(z.array(userSession))
     .query(({ ctx, input }) => ctx.services.userSessions.list(ctx, input.userId, input.includeInactive ?? false)),
@@ -44,12 +49,20 @@ export const userSessionQueryRouter = router({
 
 export const userSessionRouter = router({
   RevokeUserSessionAsync: authedProcedure
-    .meta({ permission: permission('saas:user-session:revoke'), summary: 'Ends one session of a user (its connections get a forced logout)', description: `${SCOPE_NOTE} The caller's own current session is refused (log out instead).` })
+    .meta({
+      permission: permission('saas:user-session:revoke'),
+      summary: 'Ends one session of a user (its connections get a forced logout)',
+      description: `${SCOPE_NOTE} The caller's own current session is refused (log out instead).`,
+    })
     .input(z.object({ sessionId: zId() }))
     .mutation(({ ctx, input }) => ctx.services.userSessions.revokeOne(ctx, input.sessionId)),
 
   RevokeUserSessionsAsync: authedProcedure
-    .meta({ permission: permission('saas:user-session:revoke'), summary: 'Ends every session of a user (never the caller\'s current one)', description: SCOPE_NOTE })
+    .meta({
+      permission: permission('saas:user-session:revoke'),
+      summary: "Ends every session of a user (never the caller's current one)",
+      description: SCOPE_NOTE,
+    })
     .input(z.object({ userId: zId() }))
     .output(z.object({ revokedCount: z.number().int() }))
     .mutation(({ ctx, input }) => ctx.services.userSessions.revokeAll(ctx, input.userId)),

@@ -37,15 +37,24 @@ function sessionsOf(scope: CallerScope, user: { id: bigint; tenantId: bigint }):
   )!;
 }
 
-export function createUserSessionService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'events'> & { authz: AuthorizationService; sessions: SessionService }) {
+export function createUserSessionService(
+  deps: Pick<AppDeps, 'db' | 'ids' | 'clock' | 'events'> & { authz: AuthorizationService; sessions: SessionService },
+) {
   const { db, clock } = deps;
 
   async function audit(ctx: Ctx, userId: bigint, sessionIds: bigint[]): Promise<void> {
     if (sessionIds.length === 0) return;
     await writeAudit(db, deps.ids, {
-      action: 'SessionRevoked', tenantId: ctx.auth.tenantId, userId, actorUserId: ctx.auth.userId, targetType: 'Session',
-      targetId: sessionIds.length === 1 ? String(sessionIds[0]) : undefined, detail: { sessionIds: sessionIds.map(String), byAdministrator: true },
-      ip: ctx.ip, traceId: ctx.traceId, at: clock.now(),
+      action: 'SessionRevoked',
+      tenantId: ctx.auth.tenantId,
+      userId,
+      actorUserId: ctx.auth.userId,
+      targetType: 'Session',
+      targetId: sessionIds.length === 1 ? String(sessionIds[0]) : undefined,
+      detail: { sessionIds: sessionIds.map(String), byAdministrator: true },
+      ip: ctx.ip,
+      traceId: ctx.traceId,
+      at: clock.now(),
     });
   }
 
@@ -58,7 +67,14 @@ export function createUserSessionService(deps: Pick<AppDeps, 'db' | 'ids' | 'clo
       const rows = await db
         .select()
         .from(userSessions)
-        .where(and(sessionsOf(scope, user), includeInactive ? undefined : and(eq(userSessions.status, SessionStatus.Active), gt(userSessions.expirationTime, now))))
+        .where(
+          and(
+            sessionsOf(scope, user),
+            includeInactive
+              ? undefined
+              : and(eq(userSessions.status, SessionStatus.Active), gt(userSessions.expirationTime, now)),
+          ),
+        )
         .orderBy(desc(userSessions.lastActivityTime), desc(userSessions.id))
         .limit(500);
       return rows.map((s) => {
@@ -91,16 +107,26 @@ export function createUserSessionService(deps: Pick<AppDeps, 'db' | 'ids' | 'clo
     async revokeOne(ctx: Ctx, sessionId: bigint): Promise<void> {
       if (sessionId === ctx.auth.sessionId) throw appError(userSessionErrors.IS_CURRENT);
       const scope = await callerScope(deps, ctx.auth);
-      const [session] = await db.select({ id: userSessions.id, userId: userSessions.userId, status: userSessions.status }).from(userSessions).where(and(eq(userSessions.id, sessionId), notDeleted(userSessions.isDeleted)));
+      const [session] = await db
+        .select({ id: userSessions.id, userId: userSessions.userId, status: userSessions.status })
+        .from(userSessions)
+        .where(and(eq(userSessions.id, sessionId), notDeleted(userSessions.isDeleted)));
       const notFound = () => appError(userSessionErrors.NOT_FOUND, { params: { id: String(sessionId) } });
       if (!session) throw notFound();
       const user = await requireVisibleUser(db, scope, session.userId).catch(() => {
         throw notFound();
       });
-      const [inScope] = await db.select({ id: userSessions.id }).from(userSessions).where(and(eq(userSessions.id, sessionId), sessionsOf(scope, user)));
+      const [inScope] = await db
+        .select({ id: userSessions.id })
+        .from(userSessions)
+        .where(and(eq(userSessions.id, sessionId), sessionsOf(scope, user)));
       if (!inScope) throw notFound();
       if (session.status !== SessionStatus.Active) return;
-      await deps.sessions.revoke(user.id, [session.id], REASON, true, { userId: actingUserId(ctx.auth), ip: ctx.ip, traceId: ctx.traceId });
+      await deps.sessions.revoke(user.id, [session.id], REASON, true, {
+        userId: actingUserId(ctx.auth),
+        ip: ctx.ip,
+        traceId: ctx.traceId,
+      });
       await audit(ctx, user.id, [session.id]);
     },
 
@@ -111,9 +137,19 @@ export function createUserSessionService(deps: Pick<AppDeps, 'db' | 'ids' | 'clo
       const rows = await db
         .select({ id: userSessions.id })
         .from(userSessions)
-        .where(and(sessionsOf(scope, user), eq(userSessions.status, SessionStatus.Active), ne(userSessions.id, ctx.auth.sessionId)));
+        .where(
+          and(
+            sessionsOf(scope, user),
+            eq(userSessions.status, SessionStatus.Active),
+            ne(userSessions.id, ctx.auth.sessionId),
+          ),
+        );
       const ids = rows.map((r) => r.id);
-      await deps.sessions.revoke(user.id, ids, REASON, true, { userId: actingUserId(ctx.auth), ip: ctx.ip, traceId: ctx.traceId });
+      await deps.sessions.revoke(user.id, ids, REASON, true, {
+        userId: actingUserId(ctx.auth),
+        ip: ctx.ip,
+        traceId: ctx.traceId,
+      });
       await audit(ctx, user.id, ids);
       return { revokedCount: ids.length };
     },

@@ -16,15 +16,24 @@ const deps = () => server.runtime.deps;
 const sessionOf = (token: string) => claimsOf(token).SessionId as string;
 
 describe('sessions for administrators', () => {
-  it('lists a user\'s active sessions and revokes one: that client gets 401, the others carry on', async () => {
+  it("lists a user's active sessions and revokes one: that client gets 401, the others carry on", async () => {
     const { tenantId, user: admin, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
     const phone = (await loginAs(server, bob, { deviceId: 'phone' })).accessToken;
     const laptop = (await loginAs(server, bob, { deviceId: 'laptop' })).accessToken;
     const list = await api.get('/api/UserSessionQuery/UserSessions', { userId: bob.id });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((s: { sessionId: string }) => s.sessionId).sort()).toEqual([sessionOf(phone), sessionOf(laptop)].sort());
-    expect(list.body.data[0]).toMatchObject({ userId: String(bob.id), tenantId: String(tenantId), status: 'Active', isImpersonation: false, isCurrent: false, loginMethod: 'password' });
+    expect(list.body.data.map((s: { sessionId: string }) => s.sessionId).sort()).toEqual(
+      [sessionOf(phone), sessionOf(laptop)].sort(),
+    );
+    expect(list.body.data[0]).toMatchObject({
+      userId: String(bob.id),
+      tenantId: String(tenantId),
+      status: 'Active',
+      isImpersonation: false,
+      isCurrent: false,
+      loginMethod: 'password',
+    });
 
     const pushed: unknown[] = [];
     const off = deps().events.on('SessionsRevoked', (e) => void pushed.push(e));
@@ -33,11 +42,19 @@ describe('sessions for administrators', () => {
     expect(pushed).toEqual([expect.objectContaining({ userId: bob.id, sessionIds: [BigInt(sessionOf(phone))] })]);
     expect((await adminApi(server, phone).get('/api/Auth/UserInfo')).status).toBe(401);
     expect((await adminApi(server, laptop).get('/api/Auth/UserInfo')).status).toBe(200);
-    const [audit] = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'SessionRevoked'), eq(auditEntries.userId, bob.id)));
+    const [audit] = await deps()
+      .db.select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.action, 'SessionRevoked'), eq(auditEntries.userId, bob.id)));
     expect(audit).toMatchObject({ actorUserId: admin.id, targetId: sessionOf(phone), tenantId });
 
-    const withInactive = (await api.get('/api/UserSessionQuery/UserSessions', { userId: bob.id, includeInactive: true })).body.data;
-    expect(withInactive.find((s: { sessionId: string }) => s.sessionId === sessionOf(phone))).toMatchObject({ status: 'Revoked', revokedReason: 'Revoked by an administrator' });
+    const withInactive = (
+      await api.get('/api/UserSessionQuery/UserSessions', { userId: bob.id, includeInactive: true })
+    ).body.data;
+    expect(withInactive.find((s: { sessionId: string }) => s.sessionId === sessionOf(phone))).toMatchObject({
+      status: 'Revoked',
+      revokedReason: 'Revoked by an administrator',
+    });
     // Revoking an ended session changes nothing; an unknown one is 404; the caller's own is refused.
     expect((await api.post('/api/UserSession/RevokeUserSession', { sessionId: sessionOf(phone) })).status).toBe(200);
     expect((await api.post('/api/UserSession/RevokeUserSession', { sessionId: '123' })).status).toBe(404);
@@ -49,7 +66,10 @@ describe('sessions for administrators', () => {
   it('revokes all sessions of a user', async () => {
     const { tenantId, api } = await tenantWithAdmin(server, USER_ADMIN);
     const bob = await member(deps(), tenantId);
-    const tokens = [(await loginAs(server, bob, { deviceId: 'a' })).accessToken, (await loginAs(server, bob, { deviceId: 'b' })).accessToken];
+    const tokens = [
+      (await loginAs(server, bob, { deviceId: 'a' })).accessToken,
+      (await loginAs(server, bob, { deviceId: 'b' })).accessToken,
+    ];
     const res = await api.post('/api/UserSession/RevokeUserSessions', { userId: String(bob.id) });
     expect(res.body.data).toEqual({ revokedCount: 2 });
     for (const token of tokens) expect((await adminApi(server, token).get('/api/Auth/UserInfo')).status).toBe(401);
@@ -67,7 +87,9 @@ describe('sessions for administrators', () => {
     expect((await reader.api.post('/api/UserSession/RevokeUserSessions', { userId: String(bob.id) })).status).toBe(403);
     const revoker = await tenantAdmin(server, tenantId, { codes: ['saas:user-session:revoke'] });
     expect((await revoker.api.get('/api/UserSessionQuery/UserSessions', { userId: bob.id })).status).toBe(403);
-    expect((await revoker.api.post('/api/UserSession/RevokeUserSession', { sessionId: sessionOf(token) })).status).toBe(200);
+    expect((await revoker.api.post('/api/UserSession/RevokeUserSession', { sessionId: sessionOf(token) })).status).toBe(
+      200,
+    );
   });
 
   it('shows and ends, for a member from another tenant, only the sessions in this context', async () => {
@@ -76,18 +98,33 @@ describe('sessions for administrators', () => {
     // Two memberships: the login lands in the platform state, then switches into each tenant.
     const visitor = await createTestUser(deps(), { tenantId: home, memberOf: [home, tenantId] });
     const here = (await loginAs(server, visitor, { deviceId: 'here' })).accessToken;
-    const switched = await server.json('/api/Auth/SwitchTenant', { method: 'POST', headers: { authorization: `Bearer ${here}` }, json: { tenantId: String(tenantId) } });
+    const switched = await server.json('/api/Auth/SwitchTenant', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${here}` },
+      json: { tenantId: String(tenantId) },
+    });
     const hereToken = switched.body.data.accessToken as string;
     const there = (await loginAs(server, visitor, { deviceId: 'there' })).accessToken;
-    const atHome = await server.json('/api/Auth/SwitchTenant', { method: 'POST', headers: { authorization: `Bearer ${there}` }, json: { tenantId: String(home) } });
+    const atHome = await server.json('/api/Auth/SwitchTenant', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${there}` },
+      json: { tenantId: String(home) },
+    });
     const homeToken = atHome.body.data.accessToken as string;
 
     const list = (await api.get('/api/UserSessionQuery/UserSessions', { userId: visitor.id })).body.data;
     expect(list.map((s: { sessionId: string }) => s.sessionId)).toEqual([sessionOf(hereToken)]);
-    expect((await api.post('/api/UserSession/RevokeUserSession', { sessionId: sessionOf(homeToken) })).status).toBe(404);
-    expect((await api.post('/api/UserSession/RevokeUserSessions', { userId: String(visitor.id) })).body.data).toEqual({ revokedCount: 1 });
+    expect((await api.post('/api/UserSession/RevokeUserSession', { sessionId: sessionOf(homeToken) })).status).toBe(
+      404,
+    );
+    expect((await api.post('/api/UserSession/RevokeUserSessions', { userId: String(visitor.id) })).body.data).toEqual({
+      revokedCount: 1,
+    });
     expect((await adminApi(server, homeToken).get('/api/Auth/UserInfo')).status).toBe(200);
-    const [row] = await deps().db.select().from(userSessions).where(eq(userSessions.id, BigInt(sessionOf(hereToken))));
+    const [row] = await deps()
+      .db.select()
+      .from(userSessions)
+      .where(eq(userSessions.id, BigInt(sessionOf(hereToken))));
     expect(row!.status).toBe(2);
   });
 });

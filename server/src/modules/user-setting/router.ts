@@ -1,5 +1,11 @@
 import { authedProcedure, router } from '../../rpc/trpc.js';
-import { getSettingRequest, saveSettingRequest, SETTING_VALUE_MAX, SETTINGS_PER_USER_MAX, settingOut } from './schemas.js';
+import {
+  getSettingRequest,
+  saveSettingRequest,
+  SETTING_VALUE_MAX,
+  SETTINGS_PER_USER_MAX,
+  settingOut,
+} from './schemas.js';
 
 /** /api/UserSetting: saves a UI preference of the caller. */
 export const userSettingRouter = router({
@@ -16,7 +22,11 @@ export const userSettingRouter = router({
 /** /api/UserSettingQuery: reads a UI preference of the caller. */
 export const userSettingQueryRouter = router({
   GetAsync: authedProcedure
-    .meta({ method: 'GET', action: 'Get', summary: 'One UI preference (`?scene=&settingKey=`); settingValue null when never saved' })
+    .meta({
+      method: 'GET',
+      action: 'Get',
+      summary: 'One UI preference (`?scene=&settingKey=`); settingValue null when never saved',
+    })
     .input(getSettingRequest)
     .output(settingOut)
     .query(({ ctx, input }) => ctx.services.userSettings.get(ctx.auth.userId, input)),

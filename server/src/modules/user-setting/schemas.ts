@@ -17,9 +17,15 @@ const settingKey = z.string().trim().min(1).max(128);
 
 export const saveSettingRequest = z.object({
   /** Preference when absent (the original's default). */
-  scene: UserSettingScene.schema().optional().transform((v) => v ?? 'Preference'),
+  scene: UserSettingScene.schema()
+    .optional()
+    .transform((v) => v ?? 'Preference'),
   settingKey,
-  settingValue: z.string().max(SETTING_VALUE_MAX).nullish().transform((v) => v ?? null),
+  settingValue: z
+    .string()
+    .max(SETTING_VALUE_MAX)
+    .nullish()
+    .transform((v) => v ?? null),
   /** The saving client's id, handed back in the push so that it can ignore its own change. */
   clientId: z.string().max(128).nullish(),
   /** Where the change was made (a page or component name), handed back in the push. */
@@ -27,8 +33,14 @@ export const saveSettingRequest = z.object({
 });
 
 export const getSettingRequest = z.object({
-  scene: UserSettingScene.schema().optional().transform((v) => v ?? 'Preference'),
+  scene: UserSettingScene.schema()
+    .optional()
+    .transform((v) => v ?? 'Preference'),
   settingKey,
 });
 
-export const settingOut = z.object({ scene: UserSettingScene.out(), settingKey: z.string(), settingValue: z.string().nullable() });
+export const settingOut = z.object({
+  scene: UserSettingScene.out(),
+  settingKey: z.string(),
+  settingValue: z.string().nullable(),
+});

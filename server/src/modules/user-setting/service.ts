@@ -7,7 +7,13 @@ import type { CallContext } from '../../rpc/call-context.js';
 import { actorOf, auditChange } from '../audit/change.js';
 import type { AuthContext } from '../auth/session/session-gate.js';
 import { profileSelfErrors } from '../profile/self-service-errors.js';
-import { SETTINGS_PER_USER_MAX, UserSettingScene, type getSettingRequest, type saveSettingRequest, type settingOut } from './schemas.js';
+import {
+  SETTINGS_PER_USER_MAX,
+  UserSettingScene,
+  type getSettingRequest,
+  type saveSettingRequest,
+  type settingOut,
+} from './schemas.js';
 import type { NotificationHub } from '../hubs/notification-hub.js';
 
 /**
@@ -31,7 +37,13 @@ export function createUserSettings(deps: UserSettingDeps) {
       const [row] = await db
         .select({ value: userSettings.settingValue })
         .from(userSettings)
-        .where(and(eq(userSettings.userId, userId), eq(userSettings.scene, input.scene), eq(userSettings.settingKey, input.settingKey)));
+        .where(
+          and(
+            eq(userSettings.userId, userId),
+            eq(userSettings.scene, input.scene),
+            eq(userSettings.settingKey, input.settingKey),
+          ),
+        );
       return { scene: input.scene, settingKey: input.settingKey, settingValue: row?.value ?? null };
     },
 
@@ -45,18 +57,41 @@ export function createUserSettings(deps: UserSettingDeps) {
         const [updated] = await tx
           .update(userSettings)
           .set({ settingValue, modifiedTime: at })
-          .where(and(eq(userSettings.userId, userId), eq(userSettings.scene, scene), eq(userSettings.settingKey, settingKey)))
+          .where(
+            and(
+              eq(userSettings.userId, userId),
+              eq(userSettings.scene, scene),
+              eq(userSettings.settingKey, settingKey),
+            ),
+          )
           .returning({ key: userSettings.settingKey });
         if (!updated) {
-          const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(userSettings).where(eq(userSettings.userId, userId));
-          if (Number(n) >= SETTINGS_PER_USER_MAX) throw appError(profileSelfErrors.TOO_MANY_SETTINGS, { params: { limit: SETTINGS_PER_USER_MAX } });
+          const [{ n } = { n: 0 }] = await tx
+            .select({ n: count() })
+            .from(userSettings)
+            .where(eq(userSettings.userId, userId));
+          if (Number(n) >= SETTINGS_PER_USER_MAX)
+            throw appError(profileSelfErrors.TOO_MANY_SETTINGS, { params: { limit: SETTINGS_PER_USER_MAX } });
           await tx.insert(userSettings).values({ userId, scene, settingKey, settingValue, modifiedTime: at });
         }
-        await auditChange(tx, deps, actorOf(ctx), 'UserSettingSaved', { type: 'User', id: userId, userId }, { scene, settingKey });
+        await auditChange(
+          tx,
+          deps,
+          actorOf(ctx),
+          'UserSettingSaved',
+          { type: 'User', id: userId, userId },
+          { scene, settingKey },
+        );
       });
       try {
         await deps.notificationHub.pushToUser(userId, 'UserSettingChanged', [
-          { scene: UserSettingScene.valueOf(scene), settingKey, settingValue, sourceClientId: input.clientId ?? null, origin: input.origin ?? null },
+          {
+            scene: UserSettingScene.valueOf(scene),
+            settingKey,
+            settingValue,
+            sourceClientId: input.clientId ?? null,
+            origin: input.origin ?? null,
+          },
         ]);
       } catch (error) {
         logger.warn('user setting push failed', { userId: String(userId), error });
@@ -65,4 +100,3 @@ export function createUserSettings(deps: UserSettingDeps) {
     },
   };
 }
-

@@ -29,7 +29,10 @@ interface Changed {
 async function listen(baseUrl: string, token: string) {
   const pushes: Changed[] = [];
   const connection = new HubConnectionBuilder()
-    .withUrl(`${baseUrl}/hubs/notification`, { accessTokenFactory: () => token, transport: HttpTransportType.WebSockets })
+    .withUrl(`${baseUrl}/hubs/notification`, {
+      accessTokenFactory: () => token,
+      transport: HttpTransportType.WebSockets,
+    })
     .configureLogging(LogLevel.None)
     .build();
   connection.on('UserSettingChanged', (payload: Changed) => void pushes.push(payload));
@@ -63,21 +66,38 @@ describe('UserSetting', () => {
   it('saves per scene and key, reads it back, overwrites, and audits scene and key only', async () => {
     const { user, save, get } = await signedIn();
     const value = JSON.stringify({ theme: 'dark', sidebar: { collapsed: true } });
-    const saved = await save({ scene: 'Preference', settingKey: ' layout ', settingValue: value, clientId: 'tab-1', origin: 'settings-drawer' });
+    const saved = await save({
+      scene: 'Preference',
+      settingKey: ' layout ',
+      settingValue: value,
+      clientId: 'tab-1',
+      origin: 'settings-drawer',
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.data).toEqual({ scene: 'Preference', settingKey: 'layout', settingValue: value });
-    expect((await get('scene=Preference&settingKey=layout')).body.data).toEqual({ scene: 'Preference', settingKey: 'layout', settingValue: value });
+    expect((await get('scene=Preference&settingKey=layout')).body.data).toEqual({
+      scene: 'Preference',
+      settingKey: 'layout',
+      settingValue: value,
+    });
     // Another scene is another setting; scene by number works too; absent scene is Preference.
     expect((await get('scene=1&settingKey=layout')).body.data).toEqual({ scene: 'Page', settingKey: 'layout' });
     expect((await get('settingKey=layout')).body.data.settingValue).toBe(value);
-    expect((await save({ scene: 1, settingKey: 'layout', settingValue: 'page' })).body.data).toEqual({ scene: 'Page', settingKey: 'layout', settingValue: 'page' });
+    expect((await save({ scene: 1, settingKey: 'layout', settingValue: 'page' })).body.data).toEqual({
+      scene: 'Page',
+      settingKey: 'layout',
+      settingValue: 'page',
+    });
     expect((await save({ settingKey: 'layout', settingValue: 'v2' })).status).toBe(200);
     expect((await get('scene=Preference&settingKey=layout')).body.data.settingValue).toBe('v2');
     expect((await get('scene=Page&settingKey=layout')).body.data.settingValue).toBe('page');
     // Null clears the value.
     expect((await save({ settingKey: 'layout', settingValue: null })).status).toBe(200);
     expect((await get('settingKey=layout')).body.data).not.toHaveProperty('settingValue');
-    const audits = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.action, 'UserSettingSaved'), eq(auditEntries.userId, user.id)));
+    const audits = await deps()
+      .db.select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.action, 'UserSettingSaved'), eq(auditEntries.userId, user.id)));
     expect(audits).toHaveLength(4);
     expect(audits[0]!.detail).toEqual({ scene: 'Preference', settingKey: 'layout' });
   });
@@ -91,16 +111,24 @@ describe('UserSetting', () => {
     expect((await a.get('settingKey=mine')).body.data.settingValue).toBe('a');
   });
 
-  it('pushes UserSettingChanged to the user\'s connections (not to other users)', async () => {
+  it("pushes UserSettingChanged to the user's connections (not to other users)", async () => {
     const { user, save } = await signedIn();
     const other = await loginAs(server, user);
     const stranger = await signedIn();
     const mine = await listen(server.url, other.accessToken);
     const theirs = await listen(server.url, stranger.token);
     try {
-      await save({ scene: 'Page', settingKey: 'grid.columns', settingValue: '[1,2]', clientId: 'tab-9', origin: 'user-list' });
+      await save({
+        scene: 'Page',
+        settingKey: 'grid.columns',
+        settingValue: '[1,2]',
+        clientId: 'tab-9',
+        origin: 'user-list',
+      });
       await until(() => mine.pushes.length > 0);
-      expect(mine.pushes).toEqual([{ scene: 1, settingKey: 'grid.columns', settingValue: '[1,2]', sourceClientId: 'tab-9', origin: 'user-list' }]);
+      expect(mine.pushes).toEqual([
+        { scene: 1, settingKey: 'grid.columns', settingValue: '[1,2]', sourceClientId: 'tab-9', origin: 'user-list' },
+      ]);
       await new Promise((r) => setTimeout(r, 100));
       expect(theirs.pushes).toEqual([]);
     } finally {
@@ -115,7 +143,16 @@ describe('UserSetting', () => {
     const big = await save({ settingKey: 'big', settingValue: 'y'.repeat(65_537) });
     expect(big.status).toBe(400);
     expect((await get('settingKey=big')).body.data.settingValue).toHaveLength(65_536);
-    await deps().db.insert(userSettings).values(Array.from({ length: SETTINGS_PER_USER_MAX - 1 }, (_, i) => ({ userId: user.id, scene: 'Page', settingKey: `k${i}`, settingValue: 'v' })));
+    await deps()
+      .db.insert(userSettings)
+      .values(
+        Array.from({ length: SETTINGS_PER_USER_MAX - 1 }, (_, i) => ({
+          userId: user.id,
+          scene: 'Page',
+          settingKey: `k${i}`,
+          settingValue: 'v',
+        })),
+      );
     const full = await save({ settingKey: 'one-too-many', settingValue: 'v' });
     expect(full.status).toBe(422);
     expect(full.body.data).toBe(`At most ${SETTINGS_PER_USER_MAX} settings can be stored.`);
@@ -138,8 +175,11 @@ describe('UserSetting', () => {
       { settingKey: 'k', origin: 42 },
     ];
     for (const body of bad) expect((await save(body)).status, JSON.stringify(body)).toBe(400);
-    for (const q of ['', 'settingKey=', 'scene=Nope&settingKey=k', `settingKey=${'k'.repeat(129)}`]) expect((await get(q)).status, q).toBe(400);
-    expect((await server.json('/api/UserSetting/Save', { method: 'POST', json: { settingKey: 'k' } })).status).toBe(401);
+    for (const q of ['', 'settingKey=', 'scene=Nope&settingKey=k', `settingKey=${'k'.repeat(129)}`])
+      expect((await get(q)).status, q).toBe(400);
+    expect((await server.json('/api/UserSetting/Save', { method: 'POST', json: { settingKey: 'k' } })).status).toBe(
+      401,
+    );
     expect((await server.json('/api/UserSettingQuery/Get?settingKey=k')).status).toBe(401);
   });
 });
@@ -155,16 +195,26 @@ describe('UserSettingChanged across nodes', () => {
     const [a, b] = cluster.nodes;
     const user = await createTestUser(a.runtime.deps);
     const login = async (url: string) => {
-      const res = await fetch(`${url}/api/Auth/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.email, password: user.password }) });
+      const res = await fetch(`${url}/api/Auth/Login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: user.email, password: user.password }),
+      });
       return ((await res.json()) as { data: { token: { accessToken: string } } }).data.token.accessToken;
     };
     const onB = await listen(b.url, await login(b.url));
     try {
       const tokenA = await login(a.url);
-      const res = await fetch(`${a.url}/api/UserSetting/Save`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(tokenA) }, body: JSON.stringify({ settingKey: 'theme', settingValue: 'dark', clientId: 'a-tab' }) });
+      const res = await fetch(`${a.url}/api/UserSetting/Save`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(tokenA) },
+        body: JSON.stringify({ settingKey: 'theme', settingValue: 'dark', clientId: 'a-tab' }),
+      });
       expect(res.status).toBe(200);
       await until(() => onB.pushes.length > 0);
-      expect(onB.pushes).toEqual([{ scene: 0, settingKey: 'theme', settingValue: 'dark', sourceClientId: 'a-tab', origin: null }]);
+      expect(onB.pushes).toEqual([
+        { scene: 0, settingKey: 'theme', settingValue: 'dark', sourceClientId: 'a-tab', origin: null },
+      ]);
     } finally {
       await onB.stop();
     }

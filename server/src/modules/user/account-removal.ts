@@ -49,9 +49,20 @@ export async function setAccountStatus(
   const { db, clock } = deps;
   const ended = await db.transaction(async (tx) => {
     await queueWithLogins(tx, userId);
-    await tx.update(users).set({ status, modifiedTime: clock.now(), modifiedBy: ctx.auth.userId, version: sql`${users.version} + 1` }).where(eq(users.id, userId));
-    if (options.rotateStamp) await tx.update(userSecurity).set({ securityStamp: randomUUID() }).where(eq(userSecurity.userId, userId));
-    await auditChange(tx, deps, actorOf(ctx), options.audit.action, { type: 'User', id: userId, userId }, options.audit.detail);
+    await tx
+      .update(users)
+      .set({ status, modifiedTime: clock.now(), modifiedBy: ctx.auth.userId, version: sql`${users.version} + 1` })
+      .where(eq(users.id, userId));
+    if (options.rotateStamp)
+      await tx.update(userSecurity).set({ securityStamp: randomUUID() }).where(eq(userSecurity.userId, userId));
+    await auditChange(
+      tx,
+      deps,
+      actorOf(ctx),
+      options.audit.action,
+      { type: 'User', id: userId, userId },
+      options.audit.detail,
+    );
     return status === 'Disabled' ? endAllSessionsIn(tx, deps, userId, options.reason) : new Map<bigint, bigint[]>();
   });
   await deps.sessionState.invalidateUser(userId);
@@ -66,19 +77,38 @@ export async function setAccountStatus(
  * writes and announces nothing:
  * no second audit entry.
  */
-export async function softDeleteAccount(deps: RemovalDeps, ctx: Ctx, userId: bigint, options: { reason: string; audit: RemovalAudit }): Promise<void> {
+export async function softDeleteAccount(
+  deps: RemovalDeps,
+  ctx: Ctx,
+  userId: bigint,
+  options: { reason: string; audit: RemovalAudit },
+): Promise<void> {
   const { db, clock } = deps;
   const now = clock.now();
   const ended = await db.transaction(async (tx) => {
     await queueWithLogins(tx, userId);
     const [deleted] = await tx
       .update(users)
-      .set({ isDeleted: true, deletedTime: now, deletedBy: ctx.auth.userId, modifiedTime: now, modifiedBy: ctx.auth.userId, version: sql`${users.version} + 1` })
+      .set({
+        isDeleted: true,
+        deletedTime: now,
+        deletedBy: ctx.auth.userId,
+        modifiedTime: now,
+        modifiedBy: ctx.auth.userId,
+        version: sql`${users.version} + 1`,
+      })
       .where(and(eq(users.id, userId), notDeleted(users.isDeleted)))
       .returning({ id: users.id });
     if (!deleted) return null;
     await tx.update(userSecurity).set({ securityStamp: randomUUID() }).where(eq(userSecurity.userId, userId));
-    await auditChange(tx, deps, actorOf(ctx), options.audit.action, { type: 'User', id: userId, userId }, options.audit.detail);
+    await auditChange(
+      tx,
+      deps,
+      actorOf(ctx),
+      options.audit.action,
+      { type: 'User', id: userId, userId },
+      options.audit.detail,
+    );
     return endAllSessionsIn(tx, deps, userId, options.reason);
   });
   if (!ended) return;

@@ -55,10 +55,16 @@ export async function expectAuthors(c: AuthorsCase): Promise<void> {
   for (const list of c.lists) {
     const items = await list(c.creator.api);
     expect(items.find((i) => i.basicId === id)).toMatchObject(edited);
-    expect(items.find((i) => i.basicId === otherId)).toMatchObject({ createdId: String(editor.id), createdBy: editor.userName });
+    expect(items.find((i) => i.basicId === otherId)).toMatchObject({
+      createdId: String(editor.id),
+      createdBy: editor.userName,
+    });
   }
 
-  await c.server.runtime.deps.db.update(users).set({ isDeleted: true, deletedTime: new Date() }).where(eq(users.id, editor.id));
+  await c.server.runtime.deps.db
+    .update(users)
+    .set({ isDeleted: true, deletedTime: new Date() })
+    .where(eq(users.id, editor.id));
   const after = (await c.detail(c.creator.api, id)).body.data;
   expect(after).toMatchObject({ ...byCreator, modifiedId: String(editor.id) });
   absent(after, 'modifiedBy');

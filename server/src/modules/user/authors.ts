@@ -56,5 +56,10 @@ export async function authorsOf(db: Executor, rows: readonly Authored[]): Promis
   }
   const name = (id: bigint | null) => (id === null ? null : (names.get(id) ?? null));
   const id = (value: bigint | null) => (value === null ? null : String(value));
-  return (row) => ({ createdId: id(row.createdBy), createdBy: name(row.createdBy), modifiedId: id(row.modifiedBy), modifiedBy: name(row.modifiedBy) });
+  return (row) => ({
+    createdId: id(row.createdBy),
+    createdBy: name(row.createdBy),
+    modifiedId: id(row.modifiedBy),
+    modifiedBy: name(row.modifiedBy),
+  });
 }

@@ -26,10 +26,12 @@ async function company() {
 }
 
 const ids = async (api: AdminApi, body: unknown = {}) =>
-  ((await api.post('/api/UserQuery/UserPage', body)).body.data.items as Array<{ basicId: string }>).map((i) => i.basicId).sort();
+  ((await api.post('/api/UserQuery/UserPage', body)).body.data.items as Array<{ basicId: string }>)
+    .map((i) => i.basicId)
+    .sort();
 
 describe('data scope', () => {
-  it('All sees every member; DepartmentAndChildren its departments and below; DepartmentOnly its own; SelfOnly itself; Custom the roles\' departments', async () => {
+  it("All sees every member; DepartmentAndChildren its departments and below; DepartmentOnly its own; SelfOnly itself; Custom the roles' departments", async () => {
     const { tenantId, d, users: u } = await company();
     const everyone = [u.inRoot, u.inChild, u.inGrandchild, u.inOther, u.nowhere];
 
@@ -45,27 +47,54 @@ describe('data scope', () => {
     const self = await tenantAdmin(server, tenantId, { dataScope: 'SelfOnly', departmentId: d.root });
     expect(await ids(self.api)).toEqual([String(self.user.id)]);
 
-    const custom = await tenantAdmin(server, tenantId, { dataScope: 'Custom', customDepartments: [d.other, d.grandchild] });
+    const custom = await tenantAdmin(server, tenantId, {
+      dataScope: 'Custom',
+      customDepartments: [d.other, d.grandchild],
+    });
     expect(await ids(custom.api)).toEqual([u.inOther, u.inGrandchild, custom.user].map((x) => String(x.id)).sort());
   });
 
   it('applies to details, writes and the department filter', async () => {
     const { tenantId, d, users: u } = await company();
     const below = await tenantAdmin(server, tenantId, { dataScope: 'DepartmentAndChildren', departmentId: d.child });
-    expect((await below.api.get('/api/UserQuery/UserDetail', { id: u.inGrandchild.id })).body.data.basicId).toBe(String(u.inGrandchild.id));
+    expect((await below.api.get('/api/UserQuery/UserDetail', { id: u.inGrandchild.id })).body.data.basicId).toBe(
+      String(u.inGrandchild.id),
+    );
     expect((await below.api.get('/api/UserQuery/UserDetail', { id: u.inOther.id })).body.data).toBeUndefined();
-    expect((await below.api.put('/api/User/User', { basicId: String(u.inOther.id), nickName: 'nope' })).status).toBe(404);
-    expect((await below.api.put('/api/User/UserStatus', { basicId: String(u.inRoot.id), status: 'Disabled' })).status).toBe(404);
-    expect((await below.api.put('/api/User/User', { basicId: String(u.inGrandchild.id), nickName: 'fine' })).status).toBe(200);
+    expect((await below.api.put('/api/User/User', { basicId: String(u.inOther.id), nickName: 'nope' })).status).toBe(
+      404,
+    );
+    expect(
+      (await below.api.put('/api/User/UserStatus', { basicId: String(u.inRoot.id), status: 'Disabled' })).status,
+    ).toBe(404);
+    expect(
+      (await below.api.put('/api/User/User', { basicId: String(u.inGrandchild.id), nickName: 'fine' })).status,
+    ).toBe(200);
 
     // The department filter takes the department and everything below it, within the scope.
     const all = await tenantAdmin(server, tenantId);
-    expect(await ids(all.api, { departmentId: String(d.child) })).toEqual([u.inChild, u.inGrandchild, below.user].map((x) => String(x.id)).sort());
-    expect(await ids(below.api, { departmentId: String(d.root) })).toEqual([u.inChild, u.inGrandchild, below.user].map((x) => String(x.id)).sort());
+    expect(await ids(all.api, { departmentId: String(d.child) })).toEqual(
+      [u.inChild, u.inGrandchild, below.user].map((x) => String(x.id)).sort(),
+    );
+    expect(await ids(below.api, { departmentId: String(d.root) })).toEqual(
+      [u.inChild, u.inGrandchild, below.user].map((x) => String(x.id)).sort(),
+    );
 
     // A scoped administrator places new users only in departments of its scope.
-    expect((await below.api.post('/api/User/User', { userName: `new_${tenantId}`, initialPassword: GOOD_PASSWORD, departmentId: String(d.other) })).status).toBe(404);
-    const created = await below.api.post('/api/User/User', { userName: `new_${tenantId}`, initialPassword: GOOD_PASSWORD, departmentId: String(d.grandchild) });
+    expect(
+      (
+        await below.api.post('/api/User/User', {
+          userName: `new_${tenantId}`,
+          initialPassword: GOOD_PASSWORD,
+          departmentId: String(d.other),
+        })
+      ).status,
+    ).toBe(404);
+    const created = await below.api.post('/api/User/User', {
+      userName: `new_${tenantId}`,
+      initialPassword: GOOD_PASSWORD,
+      departmentId: String(d.grandchild),
+    });
     expect(created.status).toBe(200);
     expect(await ids(below.api, { keyword: `new_${tenantId}` })).toEqual([created.body.data.basicId]);
   });

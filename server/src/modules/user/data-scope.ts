@@ -22,7 +22,10 @@ import type { AuthedContext as Ctx } from '../../rpc/context.js';
  * (All for All), and the change applies from the user's next request.
  */
 
-const overridable = DataScope.schema().refine((s) => s !== 'Custom', { message: 'Custom is a role scope (it needs the role\'s departments); choose All, DepartmentAndChildren, DepartmentOnly or SelfOnly' });
+const overridable = DataScope.schema().refine((s) => s !== 'Custom', {
+  message:
+    "Custom is a role scope (it needs the role's departments); choose All, DepartmentAndChildren, DepartmentOnly or SelfOnly",
+});
 const userDataScope = z.object({
   userId: zIdOut(),
   /** Absent: the roles decide. */
@@ -55,10 +58,15 @@ async function write(ctx: Ctx, userId: bigint, wanted: Scope | null) {
   // Clearing gives the user its roles' scopes back, which may be wider than the override was:
   // the same bound applies to what the user then has (a snapshot from an older version, without
   // the roles' scopes, counts as All).
-  const resulting = wanted ?? ((await services.authz.get(user.id, user.tenantId)).roleDataScopes ?? ['All'])[0] ?? 'SelfOnly';
-  if (!withinCaller(scope, resulting)) throw appError(userErrors.DATA_SCOPE_BEYOND_CALLER, { params: { scope: resulting } });
+  const resulting =
+    wanted ?? ((await services.authz.get(user.id, user.tenantId)).roleDataScopes ?? ['All'])[0] ?? 'SelfOnly';
+  if (!withinCaller(scope, resulting))
+    throw appError(userErrors.DATA_SCOPE_BEYOND_CALLER, { params: { scope: resulting } });
   await deps.db.transaction(async (tx) => {
-    await tx.update(users).set({ dataScopeOverride: wanted, modifiedTime: deps.clock.now(), modifiedBy: ctx.auth.userId }).where(eq(users.id, user.id));
+    await tx
+      .update(users)
+      .set({ dataScopeOverride: wanted, modifiedTime: deps.clock.now(), modifiedBy: ctx.auth.userId })
+      .where(eq(users.id, user.id));
     await audit(deps, tx, ctx, 'UserDataScopeChanged', user.id, { from: user.dataScopeOverride, to: wanted });
   });
   await services.authz.invalidateUser(user.id);
@@ -71,14 +79,19 @@ export const userDataScopeRouter = router({
     .meta({
       permission: permission('saas:user-data-scope:update'),
       summary: "Sets a user's data-scope override, which replaces its roles' scopes in its home context",
-      description: 'Users managed in this context only (a member from elsewhere: 422). No wider than the caller\'s own widest scope (403); Custom is refused (400). Applies from the user\'s next request. Refused while impersonating.',
+      description:
+        "Users managed in this context only (a member from elsewhere: 422). No wider than the caller's own widest scope (403); Custom is refused (400). Applies from the user's next request. Refused while impersonating.",
     })
     .input(z.object({ userId: zId(), dataScope: overridable }))
     .output(userDataScope)
     .mutation(({ ctx, input }) => write(ctx, input.userId, input.dataScope)),
 
   DeleteUserDataScopeAsync: authedProcedure
-    .meta({ permission: permission('saas:user-data-scope:revoke'), summary: "Clears a user's data-scope override: its roles decide again", description: 'Users managed in this context only. Refused while impersonating.' })
+    .meta({
+      permission: permission('saas:user-data-scope:revoke'),
+      summary: "Clears a user's data-scope override: its roles decide again",
+      description: 'Users managed in this context only. Refused while impersonating.',
+    })
     .input(z.object({ userId: zId() }))
     .output(userDataScope)
     .mutation(({ ctx, input }) => write(ctx, input.userId, null)),
@@ -87,7 +100,10 @@ export const userDataScopeRouter = router({
 /** /api/UserDataScopeQuery: a user's override and what applies. */
 export const userDataScopeQueryRouter = router({
   GetUserDataScopeAsync: authedProcedure
-    .meta({ permission: permission('saas:user-data-scope:read'), summary: "A user's data-scope override and the scopes that apply in its home context" })
+    .meta({
+      permission: permission('saas:user-data-scope:read'),
+      summary: "A user's data-scope override and the scopes that apply in its home context",
+    })
     .input(z.object({ userId: zId() }))
     .output(userDataScope)
     .query(async ({ ctx, input }) => {

@@ -52,7 +52,8 @@ export const userErrors = defineErrors('user', {
       'en-US': 'A system account cannot be renamed, disabled, locked, deleted or have its password reset.',
       'ja-JP': 'システムアカウントは名前の変更、無効化、ロック、削除、パスワードのリセットができません。',
       'ko-KR': '시스템 계정은 이름 변경, 비활성화, 잠금, 삭제 또는 비밀번호 재설정을 할 수 없습니다.',
-      'de-DE': 'Ein Systemkonto kann weder umbenannt, deaktiviert, gesperrt, gelöscht noch im Passwort zurückgesetzt werden.',
+      'de-DE':
+        'Ein Systemkonto kann weder umbenannt, deaktiviert, gesperrt, gelöscht noch im Passwort zurückgesetzt werden.',
       'hi-IN': 'सिस्टम खाते का नाम बदला, अक्षम, लॉक, हटाया या पासवर्ड रीसेट नहीं किया जा सकता।',
     },
   },
@@ -61,11 +62,16 @@ export const userErrors = defineErrors('user', {
     text: {
       'zh-CN': '该用户拥有您没有的权限（{permission}），您不能重置其密码或双因素验证。',
       'zh-TW': '該使用者擁有您沒有的權限（{permission}），您不能重設其密碼或雙因素驗證。',
-      'en-US': 'The user holds a permission you do not ({permission}); you cannot reset their password or second factor.',
-      'ja-JP': 'このユーザーはあなたが持たない権限（{permission}）を持っているため、パスワードや二要素認証をリセットできません。',
-      'ko-KR': '이 사용자는 귀하에게 없는 권한({permission})을 가지고 있어 비밀번호나 2단계 인증을 재설정할 수 없습니다.',
-      'de-DE': 'Der Benutzer hat eine Berechtigung, die Sie nicht haben ({permission}); Sie können sein Passwort oder seinen zweiten Faktor nicht zurücksetzen.',
-      'hi-IN': 'उपयोगकर्ता के पास ऐसी अनुमति है जो आपके पास नहीं है ({permission}); आप उसका पासवर्ड या दूसरा कारक रीसेट नहीं कर सकते।',
+      'en-US':
+        'The user holds a permission you do not ({permission}); you cannot reset their password or second factor.',
+      'ja-JP':
+        'このユーザーはあなたが持たない権限（{permission}）を持っているため、パスワードや二要素認証をリセットできません。',
+      'ko-KR':
+        '이 사용자는 귀하에게 없는 권한({permission})을 가지고 있어 비밀번호나 2단계 인증을 재설정할 수 없습니다.',
+      'de-DE':
+        'Der Benutzer hat eine Berechtigung, die Sie nicht haben ({permission}); Sie können sein Passwort oder seinen zweiten Faktor nicht zurücksetzen.',
+      'hi-IN':
+        'उपयोगकर्ता के पास ऐसी अनुमति है जो आपके पास नहीं है ({permission}); आप उसका पासवर्ड या दूसरा कारक रीसेट नहीं कर सकते।',
     },
   },
   SELF_OPERATION: {
@@ -109,10 +115,12 @@ export const userErrors = defineErrors('user', {
     text: {
       'zh-CN': '该账号属于其他租户，在本租户只能调整其成员关系、角色和部门。',
       'zh-TW': '此帳號屬於其他租戶，在本租戶只能調整其成員關係、角色和部門。',
-      'en-US': 'This account belongs to another tenant; here only its membership, roles and departments can be changed.',
+      'en-US':
+        'This account belongs to another tenant; here only its membership, roles and departments can be changed.',
       'ja-JP': 'このアカウントは別のテナントに属しています。ここではメンバーシップ、ロール、部門のみ変更できます。',
       'ko-KR': '이 계정은 다른 테넌트에 속합니다. 여기서는 멤버십, 역할, 부서만 변경할 수 있습니다.',
-      'de-DE': 'Dieses Konto gehört zu einem anderen Mandanten; hier können nur Mitgliedschaft, Rollen und Abteilungen geändert werden.',
+      'de-DE':
+        'Dieses Konto gehört zu einem anderen Mandanten; hier können nur Mitgliedschaft, Rollen und Abteilungen geändert werden.',
       'hi-IN': 'यह खाता किसी अन्य टेनेंट का है; यहाँ केवल इसकी सदस्यता, भूमिकाएँ और विभाग बदले जा सकते हैं।',
     },
   },
@@ -136,7 +144,8 @@ export const userErrors = defineErrors('user', {
       'en-US': 'You cannot grant a role carrying a permission you do not hold yourself: {permission}.',
       'ja-JP': '自分が持っていない権限を含むロールは付与できません: {permission}。',
       'ko-KR': '자신이 보유하지 않은 권한이 포함된 역할은 부여할 수 없습니다: {permission}.',
-      'de-DE': 'Sie können keine Rolle vergeben, die eine Berechtigung enthält, die Sie selbst nicht haben: {permission}.',
+      'de-DE':
+        'Sie können keine Rolle vergeben, die eine Berechtigung enthält, die Sie selbst nicht haben: {permission}.',
       'hi-IN': 'आप ऐसी भूमिका नहीं दे सकते जिसमें वह अनुमति हो जो आपके पास नहीं है: {permission}।',
     },
   },
@@ -242,9 +251,11 @@ export const userErrors = defineErrors('user', {
       'zh-CN': '创建用户时不能指定成员类型 {memberType}（该成员关系由平台管理）。',
       'zh-TW': '建立使用者時不能指定成員類型 {memberType}（該成員關係由平台管理）。',
       'en-US': 'A new user cannot get the member type {memberType}: the platform manages those memberships.',
-      'ja-JP': '新しいユーザーにメンバー種別 {memberType} は指定できません（このメンバーシップはプラットフォームが管理します）。',
+      'ja-JP':
+        '新しいユーザーにメンバー種別 {memberType} は指定できません（このメンバーシップはプラットフォームが管理します）。',
       'ko-KR': '새 사용자에게 멤버 유형 {memberType}을(를) 지정할 수 없습니다(이 멤버십은 플랫폼에서 관리함).',
-      'de-DE': 'Ein neuer Benutzer kann nicht den Mitgliedstyp {memberType} erhalten: diese Mitgliedschaften verwaltet die Plattform.',
+      'de-DE':
+        'Ein neuer Benutzer kann nicht den Mitgliedstyp {memberType} erhalten: diese Mitgliedschaften verwaltet die Plattform.',
       'hi-IN': 'नए उपयोगकर्ता को सदस्य प्रकार {memberType} नहीं दिया जा सकता: ये सदस्यताएँ प्लेटफ़ॉर्म प्रबंधित करता है।',
     },
   },

@@ -39,7 +39,9 @@ const EXPECTED: Record<string, string | null> = {
 
 describe('administration routes', () => {
   const table = buildRouteTable(appRouter, serviceRoutes);
-  const doc = buildOpenApiDocument(table, { title: 't', version: '0' }) as { paths: Record<string, Record<string, { 'x-permission'?: string; security?: unknown }>> };
+  const doc = buildOpenApiDocument(table, { title: 't', version: '0' }) as {
+    paths: Record<string, Record<string, { 'x-permission'?: string; security?: unknown }>>;
+  };
 
   it('derive the expected paths and document each permission code in the OpenAPI document', () => {
     for (const [route, code] of Object.entries(EXPECTED)) {
@@ -48,12 +50,19 @@ describe('administration routes', () => {
       expect(op, route).toBeDefined();
       expect(op!['x-permission'] ?? null, route).toBe(code);
       expect(op!.security, route).toEqual([{ Bearer: [] }]);
-      if (code) expect(PERMISSION_CATALOGUE.some((p) => p.code === code), code).toBe(true);
+      if (code)
+        expect(
+          PERMISSION_CATALOGUE.some((p) => p.code === code),
+          code,
+        ).toBe(true);
     }
   });
 
   it('mark the paged lists as POST with the query object as body', () => {
     const paged = table.filter((e) => e.meta.paged && ['UserQueryService', 'LoginLogQueryService'].includes(e.service));
-    expect(paged.map((e) => `${e.method} ${e.path}`).sort()).toEqual(['POST /api/LoginLogQuery/LoginLogPage', 'POST /api/UserQuery/UserPage']);
+    expect(paged.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
+      'POST /api/LoginLogQuery/LoginLogPage',
+      'POST /api/UserQuery/UserPage',
+    ]);
   });
 });

@@ -1,6 +1,15 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { departmentHierarchy, departments, roles, tenantMemberships, userDepartments, userRoles, users, userSecurity } from '../../../../db/schema/index.js';
+import {
+  departmentHierarchy,
+  departments,
+  roles,
+  tenantMemberships,
+  userDepartments,
+  userRoles,
+  users,
+  userSecurity,
+} from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { Executor } from '../../infra/db/client.js';
 import { escapeLike, type PagedResult } from '../../query/index.js';
@@ -42,11 +51,19 @@ function atHome(scope: CallerScope, user: { tenantId: bigint }): boolean {
 /** UserQuery/UserDetail: one user the caller may see, or null (the original service: "no data"). */
 export async function userDetail(db: Executor, scope: CallerScope, id: bigint): Promise<UserDetail | null> {
   const [row] = await db
-    .select({ user: users, createdBy: creator.userName, modifiedBy: modifier.userName, memberType: tenantMemberships.memberType })
+    .select({
+      user: users,
+      createdBy: creator.userName,
+      modifiedBy: modifier.userName,
+      memberType: tenantMemberships.memberType,
+    })
     .from(users)
     .leftJoin(creator, eq(creator.id, users.createdBy))
     .leftJoin(modifier, eq(modifier.id, users.modifiedBy))
-    .leftJoin(tenantMemberships, and(eq(tenantMemberships.tenantId, scope.tenantId), eq(tenantMemberships.userId, users.id)))
+    .leftJoin(
+      tenantMemberships,
+      and(eq(tenantMemberships.tenantId, scope.tenantId), eq(tenantMemberships.userId, users.id)),
+    )
     .where(and(eq(users.id, id), visibleUsers(scope)));
   if (!row) return null;
   const { user } = row;
@@ -98,21 +115,32 @@ function inDepartmentTree(tenantId: bigint, departmentId: bigint): SQL {
  * UserQuery/UserPage: the paged engine over the declared users list, inside the caller's scope
  * (context, hidden super-administrators, data scope), plus the business fields of the request.
  */
-export async function userPage(deps: Pick<AppDeps, 'db' | 'clock'>, scope: CallerScope, input: PageRequest): Promise<PagedResult<PageItem>> {
+export async function userPage(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  scope: CallerScope,
+  input: PageRequest,
+): Promise<PagedResult<PageItem>> {
   const { db } = deps;
   const request = { conditions: input.conditions, page: input.page };
   if (!request.conditions.keyword && input.keyword?.trim()) {
-    request.conditions = { ...request.conditions, keyword: { value: input.keyword.trim(), fields: [], matchMode: 'Contains' } };
+    request.conditions = {
+      ...request.conditions,
+      keyword: { value: input.keyword.trim(), fields: [], matchMode: 'Contains' },
+    };
   }
   const T = scope.tenantId;
   const base = and(
     visibleUsers(scope),
     input.gender ? eq(users.gender, Gender.valueOf(input.gender)) : undefined,
     input.status ? eq(users.status, input.status) : undefined,
-    input.isSystemAccount === undefined || input.isSystemAccount === null ? undefined : eq(users.isSystemAccount, input.isSystemAccount),
+    input.isSystemAccount === undefined || input.isSystemAccount === null
+      ? undefined
+      : eq(users.isSystemAccount, input.isSystemAccount),
     input.country ? eq(users.country, input.country) : undefined,
     input.departmentId ? inDepartmentTree(T, input.departmentId) : undefined,
-    input.roleId ? sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.tenantId} = ${T} and ${userRoles.roleId} = ${input.roleId})` : undefined,
+    input.roleId
+      ? sql`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.tenantId} = ${T} and ${userRoles.roleId} = ${input.roleId})`
+      : undefined,
   );
   const result = await userListIn(T).run(db, {
     request,
@@ -120,7 +148,11 @@ export async function userPage(deps: Pick<AppDeps, 'db' | 'clock'>, scope: Calle
     can: scope.can,
     select: (q) =>
       q
-        .select({ user: users, lockoutEndTime: userSecurity.lockoutEndTime, twoFactorMethod: userSecurity.twoFactorMethod })
+        .select({
+          user: users,
+          lockoutEndTime: userSecurity.lockoutEndTime,
+          twoFactorMethod: userSecurity.twoFactorMethod,
+        })
         .from(users)
         .leftJoin(userSecurity, eq(userSecurity.userId, users.id))
         .$dynamic(),
@@ -138,7 +170,14 @@ export async function userPage(deps: Pick<AppDeps, 'db' | 'clock'>, scope: Calle
           .select({ userId: userDepartments.userId, name: departments.departmentName })
           .from(userDepartments)
           .innerJoin(departments, eq(departments.id, userDepartments.departmentId))
-          .where(and(inArray(userDepartments.userId, ids), eq(userDepartments.tenantId, T), eq(userDepartments.isMain, true), notDeleted(departments.isDeleted))),
+          .where(
+            and(
+              inArray(userDepartments.userId, ids),
+              eq(userDepartments.tenantId, T),
+              eq(userDepartments.isMain, true),
+              notDeleted(departments.isDeleted),
+            ),
+          ),
       ])
     : [[], []];
   const contact = scope.can(READ_CONTACT);
@@ -170,12 +209,22 @@ export async function userPage(deps: Pick<AppDeps, 'db' | 'clock'>, scope: Calle
 }
 
 /** UserQuery/EnabledUsers: enabled users in scope, by user name (for pickers). */
-export async function enabledUsers(db: Executor, scope: CallerScope, input: z.infer<typeof enabledUsersRequest>): Promise<Array<z.infer<typeof enabledUser>>> {
+export async function enabledUsers(
+  db: Executor,
+  scope: CallerScope,
+  input: z.infer<typeof enabledUsersRequest>,
+): Promise<Array<z.infer<typeof enabledUser>>> {
   const limit = Math.min(Math.max(input.limit ?? 200, 1), 1000);
   const keyword = input.keyword?.trim().toLowerCase();
   const pattern = keyword ? `%${escapeLike(keyword)}%` : undefined;
   const rows = await db
-    .select({ id: users.id, userName: users.userName, nickName: users.nickName, realName: users.realName, avatar: users.avatar })
+    .select({
+      id: users.id,
+      userName: users.userName,
+      nickName: users.nickName,
+      realName: users.realName,
+      avatar: users.avatar,
+    })
     .from(users)
     .where(
       and(
@@ -188,5 +237,11 @@ export async function enabledUsers(db: Executor, scope: CallerScope, input: z.in
     )
     .orderBy(asc(sql`lower(${users.userName})`), asc(users.id))
     .limit(limit);
-  return rows.map((r) => ({ basicId: String(r.id), userName: r.userName, nickName: r.nickName, realName: r.realName, avatar: r.avatar }));
+  return rows.map((r) => ({
+    basicId: String(r.id),
+    userName: r.userName,
+    nickName: r.nickName,
+    realName: r.realName,
+    avatar: r.avatar,
+  }));
 }

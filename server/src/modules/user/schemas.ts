@@ -10,7 +10,11 @@ import { Gender, UserStatus } from './enums.js';
  */
 
 /** Letters, digits, `_`, `.` and `-`, 2 to 50: never an `@`, which would read as an e-mail at login. */
-const userName = () => z.string().trim().regex(/^[\p{L}\p{N}_.-]{2,50}$/u, 'userName');
+const userName = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^[\p{L}\p{N}_.-]{2,50}$/u, 'userName');
 const text = (max: number) => z.string().trim().max(max);
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const email = () => z.string().trim().max(100).pipe(z.email());

@@ -1,5 +1,12 @@
 import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { departmentHierarchy, roles, tenantMemberships, userDepartments, userRoles, users } from '../../../../db/schema/index.js';
+import {
+  departmentHierarchy,
+  roles,
+  tenantMemberships,
+  userDepartments,
+  userRoles,
+  users,
+} from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { AuthorizationService } from '../authz/service.js';
 import type { Executor } from '../../infra/db/client.js';
@@ -33,7 +40,10 @@ export interface CallerScope {
   can(code: string): boolean;
 }
 
-export async function callerScope(deps: Pick<AppDeps, 'db'> & { authz: AuthorizationService }, auth: Pick<AuthContext, 'userId' | 'tenantId'>): Promise<CallerScope> {
+export async function callerScope(
+  deps: Pick<AppDeps, 'db'> & { authz: AuthorizationService },
+  auth: Pick<AuthContext, 'userId' | 'tenantId'>,
+): Promise<CallerScope> {
   const pending = deps.authz.get(auth.userId, auth.tenantId);
   const snapshot = pending instanceof Promise ? await pending : pending;
   const { tenantId, userId } = auth;
@@ -52,13 +62,28 @@ export async function callerScope(deps: Pick<AppDeps, 'db'> & { authz: Authoriza
         const descendants = await deps.db
           .select({ id: departmentHierarchy.descendantId })
           .from(departmentHierarchy)
-          .where(and(eq(departmentHierarchy.tenantId, tenantId), inArray(departmentHierarchy.ancestorId, own.map((d) => d.id))));
+          .where(
+            and(
+              eq(departmentHierarchy.tenantId, tenantId),
+              inArray(
+                departmentHierarchy.ancestorId,
+                own.map((d) => d.id),
+              ),
+            ),
+          );
         for (const d of descendants) ids.add(d.id);
       }
     }
     departmentIds = [...ids];
   }
-  return { userId, tenantId, isSuperAdmin: snapshot.isSuperAdmin, snapshot, departmentIds, can: (code) => allows(snapshot, code) };
+  return {
+    userId,
+    tenantId,
+    isSuperAdmin: snapshot.isSuperAdmin,
+    snapshot,
+    departmentIds,
+    can: (code) => allows(snapshot, code),
+  };
 }
 
 /** Users of the context: home tenant or a membership there, not deleted. */
@@ -101,7 +126,10 @@ export type VisibleUser = typeof users.$inferSelect;
 
 /** A user the caller may see, or undefined (another tenant's, hidden, out of scope, deleted, absent). */
 export async function findVisibleUser(db: Executor, scope: CallerScope, id: bigint): Promise<VisibleUser | undefined> {
-  const [row] = await db.select().from(users).where(and(eq(users.id, id), visibleUsers(scope)));
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), visibleUsers(scope)));
   return row;
 }
 
@@ -114,10 +142,17 @@ export async function findVisibleUser(db: Executor, scope: CallerScope, id: bigi
  * take over a member who administers tenant B (or the platform) where A's administrator holds
  * nothing.
  */
-export async function codeBeyondCallerAnywhere(deps: Pick<AppDeps, 'db'> & { authz: AuthorizationService }, scope: CallerScope, userId: bigint): Promise<{ code: string; tenantId: bigint } | undefined> {
+export async function codeBeyondCallerAnywhere(
+  deps: Pick<AppDeps, 'db'> & { authz: AuthorizationService },
+  scope: CallerScope,
+  userId: bigint,
+): Promise<{ code: string; tenantId: bigint } | undefined> {
   if (scope.isSuperAdmin) return undefined;
   const [home] = await deps.db.select({ tenantId: users.tenantId }).from(users).where(eq(users.id, userId));
-  const memberships = await deps.db.select({ tenantId: tenantMemberships.tenantId }).from(tenantMemberships).where(eq(tenantMemberships.userId, userId));
+  const memberships = await deps.db
+    .select({ tenantId: tenantMemberships.tenantId })
+    .from(tenantMemberships)
+    .where(eq(tenantMemberships.userId, userId));
   const contexts = new Set<bigint>([scope.tenantId, ...memberships.map((m) => m.tenantId)]);
   if (home) contexts.add(home.tenantId);
   for (const tenantId of contexts) {

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
-import { departments, passwordHistory, positions, tenantMemberships, userDepartments, users, userSecurity } from '../../../../db/schema/index.js';
+import {
+  departments,
+  passwordHistory,
+  positions,
+  tenantMemberships,
+  userDepartments,
+  users,
+  userSecurity,
+} from '../../../../db/schema/index.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { AuthorizationService } from '../authz/service.js';
 import type { SessionStateService } from '../auth/session/session-state.js';
@@ -21,7 +29,14 @@ import { assertSeatAvailable } from '../tenant/seats.js';
 import { Gender } from './enums.js';
 import { userErrors } from './errors.js';
 import type { CreateUserRequest, UpdateUserRequest } from './schemas.js';
-import { callerScope, codeBeyondCallerAnywhere, departmentInScope, findVisibleUser, type CallerScope, type VisibleUser } from './scope.js';
+import {
+  callerScope,
+  codeBeyondCallerAnywhere,
+  departmentInScope,
+  findVisibleUser,
+  type CallerScope,
+  type VisibleUser,
+} from './scope.js';
 import { notDeleted } from '../../infra/db/predicates.js';
 
 /**
@@ -34,7 +49,14 @@ import { notDeleted } from '../../infra/db/predicates.js';
 export type Ctx = CallContext & { auth: AuthContext };
 
 /** The audit row of a write on a user, in the write's transaction. */
-export function audit(deps: Pick<AppDeps, 'ids' | 'clock'>, tx: Executor, ctx: Ctx, action: AuditAction, target: bigint, detail?: Record<string, unknown>) {
+export function audit(
+  deps: Pick<AppDeps, 'ids' | 'clock'>,
+  tx: Executor,
+  ctx: Ctx,
+  action: AuditAction,
+  target: bigint,
+  detail?: Record<string, unknown>,
+) {
   return auditChange(tx, deps, actorOf(ctx), action, { type: 'User', id: target, userId: target }, detail);
 }
 
@@ -53,18 +75,26 @@ export async function requireManagedUser(db: Executor, scope: CallerScope, id: b
 }
 
 /** A live department of the context within the caller's data scope, or 404. */
-export async function requireScopedDepartment(db: Executor, scope: CallerScope, id: bigint): Promise<{ id: bigint; departmentName: string }> {
+export async function requireScopedDepartment(
+  db: Executor,
+  scope: CallerScope,
+  id: bigint,
+): Promise<{ id: bigint; departmentName: string }> {
   const [row] = await db
     .select({ id: departments.id, departmentName: departments.departmentName })
     .from(departments)
     .where(and(eq(departments.id, id), eq(departments.tenantId, scope.tenantId), notDeleted(departments.isDeleted)));
-  if (!row || !departmentInScope(scope, id)) throw appError(userErrors.DEPARTMENT_NOT_FOUND, { params: { id: String(id) } });
+  if (!row || !departmentInScope(scope, id))
+    throw appError(userErrors.DEPARTMENT_NOT_FOUND, { params: { id: String(id) } });
   return row;
 }
 
 /** A live position of the context, or 404. */
 export async function requirePosition(db: Executor, tenantId: bigint, id: bigint): Promise<void> {
-  const [row] = await db.select({ id: positions.id }).from(positions).where(and(eq(positions.id, id), eq(positions.tenantId, tenantId), notDeleted(positions.isDeleted)));
+  const [row] = await db
+    .select({ id: positions.id })
+    .from(positions)
+    .where(and(eq(positions.id, id), eq(positions.tenantId, tenantId), notDeleted(positions.isDeleted)));
   if (!row) throw appError(userErrors.POSITION_NOT_FOUND, { params: { id: String(id) } });
 }
 
@@ -72,7 +102,14 @@ async function assertUserNameFree(db: Executor, tenantId: bigint, userName: stri
   const [taken] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), sql`lower(${users.userName}) = ${userName.toLowerCase()}`, notDeleted(users.isDeleted), except ? ne(users.id, except) : undefined));
+    .where(
+      and(
+        eq(users.tenantId, tenantId),
+        sql`lower(${users.userName}) = ${userName.toLowerCase()}`,
+        notDeleted(users.isDeleted),
+        except ? ne(users.id, except) : undefined,
+      ),
+    );
   if (taken) throw appError(userErrors.USER_NAME_TAKEN, { params: { userName } });
 }
 
@@ -80,7 +117,13 @@ async function assertEmailFree(db: Executor, email: string, except?: bigint): Pr
   const [taken] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, notDeleted(users.isDeleted), except ? ne(users.id, except) : undefined));
+    .where(
+      and(
+        sql`lower(${users.email}) = ${email.toLowerCase()}`,
+        notDeleted(users.isDeleted),
+        except ? ne(users.id, except) : undefined,
+      ),
+    );
   if (taken) throw appError(userErrors.EMAIL_TAKEN);
 }
 
@@ -91,11 +134,20 @@ export async function assertRemovable(db: Executor, scope: CallerScope, user: Vi
   const [owner] = await db
     .select({ id: tenantMemberships.id })
     .from(tenantMemberships)
-    .where(and(eq(tenantMemberships.tenantId, scope.tenantId), eq(tenantMemberships.userId, user.id), eq(tenantMemberships.memberType, 'Owner')));
+    .where(
+      and(
+        eq(tenantMemberships.tenantId, scope.tenantId),
+        eq(tenantMemberships.userId, user.id),
+        eq(tenantMemberships.memberType, 'Owner'),
+      ),
+    );
   if (owner) throw appError(userErrors.OWNER_PROTECTED);
 }
 
-type UserServiceDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'config' | 'events' | 'hasher' | 'logger' | 'messages'> & {
+type UserServiceDeps = Pick<
+  AppDeps,
+  'db' | 'ids' | 'clock' | 'config' | 'events' | 'hasher' | 'logger' | 'messages'
+> & {
   authz: AuthorizationService;
   sessionState: SessionStateService;
   sessions: SessionService;
@@ -118,12 +170,14 @@ export function createUserService(deps: UserServiceDeps) {
      */
     async create(ctx: Ctx, input: CreateUserRequest): Promise<bigint> {
       // Owner and PlatformAdmin are the platform's to make (FACTS §3.4 refuses them here), named or numbered.
-      if (input.memberType && RESERVED_MEMBER_TYPES.has(input.memberType)) throw appError(userErrors.MEMBER_TYPE_NOT_ASSIGNABLE, { params: { memberType: input.memberType } });
+      if (input.memberType && RESERVED_MEMBER_TYPES.has(input.memberType))
+        throw appError(userErrors.MEMBER_TYPE_NOT_ASSIGNABLE, { params: { memberType: input.memberType } });
       const scope = await callerScope(deps, ctx.auth);
       const T = scope.tenantId;
       if (input.departmentId) await requireScopedDepartment(db, scope, input.departmentId);
       if (input.positionId) await requirePosition(db, T, input.positionId);
-      if (input.effectiveTime && input.expirationTime && input.effectiveTime >= input.expirationTime) throw appError(userErrors.WINDOW_INVALID);
+      if (input.effectiveTime && input.expirationTime && input.effectiveTime >= input.expirationTime)
+        throw appError(userErrors.WINDOW_INVALID);
       await assertPasswordPolicy(input.initialPassword, { userName: input.userName, email: input.email }, ctx.culture);
       const passwordHash = await deps.hasher.hash(input.initialPassword);
       const id = ids.next();
@@ -151,7 +205,13 @@ export function createUserService(deps: UserServiceDeps) {
           createdTime: now,
           createdBy: ctx.auth.userId,
         });
-        await tx.insert(userSecurity).values({ userId: id, passwordHash, passwordChangedTime: now, securityStamp: randomUUID(), mustChangePassword: input.mustChangePassword ?? true });
+        await tx.insert(userSecurity).values({
+          userId: id,
+          passwordHash,
+          passwordChangedTime: now,
+          securityStamp: randomUUID(),
+          mustChangePassword: input.mustChangePassword ?? true,
+        });
         if (T !== 0n) {
           await tx.insert(tenantMemberships).values({
             id: ids.next(),
@@ -168,7 +228,16 @@ export function createUserService(deps: UserServiceDeps) {
           });
         }
         if (input.departmentId) {
-          await tx.insert(userDepartments).values({ id: ids.next(), tenantId: T, userId: id, departmentId: input.departmentId, isMain: true, positionId: input.positionId ?? null, createdTime: now, createdBy: ctx.auth.userId });
+          await tx.insert(userDepartments).values({
+            id: ids.next(),
+            tenantId: T,
+            userId: id,
+            departmentId: input.departmentId,
+            isMain: true,
+            positionId: input.positionId ?? null,
+            createdTime: now,
+            createdBy: ctx.auth.userId,
+          });
         }
         await audit(deps, tx, ctx, 'UserCreated', id, { userName: input.userName });
       });
@@ -182,7 +251,8 @@ export function createUserService(deps: UserServiceDeps) {
       const renaming = input.userName !== undefined && input.userName !== null && input.userName !== user.userName;
       if (renaming && user.isSystemAccount) throw appError(userErrors.SYSTEM_ACCOUNT_PROTECTED);
       const newEmail = input.email === undefined ? undefined : (input.email ?? null);
-      const emailChanged = newEmail !== undefined && (newEmail ?? '').toLowerCase() !== (user.email ?? '').toLowerCase();
+      const emailChanged =
+        newEmail !== undefined && (newEmail ?? '').toLowerCase() !== (user.email ?? '').toLowerCase();
       const newPhone = input.phone === undefined ? undefined : (input.phone ?? null);
       const values: Record<string, unknown> = { modifiedTime: clock.now(), modifiedBy: ctx.auth.userId };
       if (renaming) values.userName = input.userName;
@@ -192,19 +262,27 @@ export function createUserService(deps: UserServiceDeps) {
       if (input.gender !== undefined) values.gender = input.gender ? Gender.valueOf(input.gender) : 0;
       if (newEmail !== undefined) values.email = newEmail;
       if (emailChanged) values.emailVerified = false;
-      if (newPhone !== undefined && newPhone !== user.phone) Object.assign(values, { phone: newPhone, phoneVerified: false });
+      if (newPhone !== undefined && newPhone !== user.phone)
+        Object.assign(values, { phone: newPhone, phoneVerified: false });
       await db.transaction(async (tx) => {
         if (renaming) await assertUserNameFree(tx, user.tenantId, input.userName!, user.id);
         if (emailChanged && newEmail) await assertEmailFree(tx, newEmail, user.id);
         await updateVersioned(tx, users, user.id, input.version ?? user.version, values, notDeleted(users.isDeleted));
-        await audit(deps, tx, ctx, 'UserUpdated', user.id, { fields: Object.keys(values).filter((k) => k !== 'modifiedTime' && k !== 'modifiedBy') });
+        await audit(deps, tx, ctx, 'UserUpdated', user.id, {
+          fields: Object.keys(values).filter((k) => k !== 'modifiedTime' && k !== 'modifiedBy'),
+        });
       });
       // Names and contacts are part of the cached session state (lock screen, refresh claims).
       await deps.sessionState.invalidateUser(user.id);
     },
 
     /** PUT /api/User/UserStatus: disabling ends every session of the user. */
-    async setStatus(ctx: Ctx, id: bigint, status: 'Enabled' | 'Disabled', remark: string | null | undefined): Promise<void> {
+    async setStatus(
+      ctx: Ctx,
+      id: bigint,
+      status: 'Enabled' | 'Disabled',
+      remark: string | null | undefined,
+    ): Promise<void> {
       const scope = await callerScope(deps, ctx.auth);
       const user = await requireManagedUser(db, scope, id);
       if (status === 'Disabled') await assertRemovable(db, scope, user);
@@ -224,7 +302,10 @@ export function createUserService(deps: UserServiceDeps) {
       const scope = await callerScope(deps, ctx.auth);
       const user = await requireManagedUser(db, scope, id);
       await assertRemovable(db, scope, user);
-      await softDeleteAccount(deps, ctx, user.id, { reason: 'Account deleted by an administrator', audit: { action: 'UserDeleted', detail: { userName: user.userName } } });
+      await softDeleteAccount(deps, ctx, user.id, {
+        reason: 'Account deleted by an administrator',
+        audit: { action: 'UserDeleted', detail: { userName: user.userName } },
+      });
     },
 
     /**
@@ -239,9 +320,26 @@ export function createUserService(deps: UserServiceDeps) {
       if (user.id === scope.userId) throw appError(userErrors.SELF_OPERATION);
       if (user.isSystemAccount && !scope.isSuperAdmin) throw appError(userErrors.SYSTEM_ACCOUNT_PROTECTED);
       await refuseTakeover(scope, user.id);
-      const [security] = await db.select({ hash: userSecurity.passwordHash }).from(userSecurity).where(eq(userSecurity.userId, user.id));
-      const history = await db.select({ hash: passwordHistory.passwordHash }).from(passwordHistory).where(eq(passwordHistory.userId, user.id)).orderBy(desc(passwordHistory.createdTime)).limit(4);
-      await assertPasswordPolicy(newPassword, { userName: user.userName, email: user.email, hasher: deps.hasher, recentHashes: [...(security ? [security.hash] : []), ...history.map((h) => h.hash)] }, ctx.culture);
+      const [security] = await db
+        .select({ hash: userSecurity.passwordHash })
+        .from(userSecurity)
+        .where(eq(userSecurity.userId, user.id));
+      const history = await db
+        .select({ hash: passwordHistory.passwordHash })
+        .from(passwordHistory)
+        .where(eq(passwordHistory.userId, user.id))
+        .orderBy(desc(passwordHistory.createdTime))
+        .limit(4);
+      await assertPasswordPolicy(
+        newPassword,
+        {
+          userName: user.userName,
+          email: user.email,
+          hasher: deps.hasher,
+          recentHashes: [...(security ? [security.hash] : []), ...history.map((h) => h.hash)],
+        },
+        ctx.culture,
+      );
       const hash = await deps.hasher.hash(newPassword);
       const now = clock.now();
       const expiryDays = deps.config.Saas.Auth.PasswordExpiryDays;
@@ -256,10 +354,14 @@ export function createUserService(deps: UserServiceDeps) {
             securityStamp: randomUUID(),
             failedLoginAttempts: 0,
             lockoutEndTime: null,
-            passwordExpiresTime: !mustChangePassword && expiryDays ? new Date(now.getTime() + expiryDays * 86_400_000) : null,
+            passwordExpiresTime:
+              !mustChangePassword && expiryDays ? new Date(now.getTime() + expiryDays * 86_400_000) : null,
           })
           .where(eq(userSecurity.userId, user.id));
-        if (security) await tx.insert(passwordHistory).values({ id: ids.next(), userId: user.id, passwordHash: security.hash, createdTime: now });
+        if (security)
+          await tx
+            .insert(passwordHistory)
+            .values({ id: ids.next(), userId: user.id, passwordHash: security.hash, createdTime: now });
         await audit(deps, tx, ctx, 'PasswordResetByAdmin', user.id, { mustChangePassword });
         return endAllSessionsIn(tx, deps, user.id, reason);
       });
@@ -279,7 +381,10 @@ export function createUserService(deps: UserServiceDeps) {
       await refuseTakeover(scope, user.id);
       const reason = 'Second factor reset by an administrator';
       const ended = await db.transaction(async (tx) => {
-        await tx.update(userSecurity).set({ twoFactorMethod: 0, twoFactorSecret: null, lastTotpStep: null, securityStamp: randomUUID() }).where(eq(userSecurity.userId, user.id));
+        await tx
+          .update(userSecurity)
+          .set({ twoFactorMethod: 0, twoFactorSecret: null, lastTotpStep: null, securityStamp: randomUUID() })
+          .where(eq(userSecurity.userId, user.id));
         await audit(deps, tx, ctx, 'MfaUnbound', user.id, { byAdministrator: true });
         return endAllSessionsIn(tx, deps, user.id, reason);
       });

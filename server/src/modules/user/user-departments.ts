@@ -30,20 +30,48 @@ interface Fields {
   entryDate?: string | null;
 }
 
-export function createUserDepartmentService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService }) {
+export function createUserDepartmentService(
+  deps: Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService },
+) {
   const { db, ids, clock } = deps;
 
   const audit = (tx: Executor, ctx: Ctx, userId: bigint, assignmentId: bigint, detail: Record<string, unknown>) =>
-    auditChange(tx, deps, actorOf(ctx), 'UserDepartmentChanged', { type: 'UserDepartment', id: assignmentId, userId }, detail);
+    auditChange(
+      tx,
+      deps,
+      actorOf(ctx),
+      'UserDepartmentChanged',
+      { type: 'UserDepartment', id: assignmentId, userId },
+      detail,
+    );
 
   /** Clears the main flag of the user's other departments in the context. */
   const clearMain = (tx: Executor, tenantId: bigint, userId: bigint, except: bigint) =>
-    tx.update(userDepartments).set({ isMain: false }).where(and(eq(userDepartments.tenantId, tenantId), eq(userDepartments.userId, userId), eq(userDepartments.isMain, true), ne(userDepartments.id, except)));
+    tx
+      .update(userDepartments)
+      .set({ isMain: false })
+      .where(
+        and(
+          eq(userDepartments.tenantId, tenantId),
+          eq(userDepartments.userId, userId),
+          eq(userDepartments.isMain, true),
+          ne(userDepartments.id, except),
+        ),
+      );
 
   /** An assignment of the context, of a user the caller sees, in a department of its scope; or 404. */
   async function requireAssignment(scope: CallerScope, id: bigint) {
-    const [row] = await db.select().from(userDepartments).where(and(eq(userDepartments.id, id), eq(userDepartments.tenantId, scope.tenantId)));
-    const visible = row && departmentInScope(scope, row.departmentId) && (await requireVisibleUser(db, scope, row.userId).then(() => true, () => false));
+    const [row] = await db
+      .select()
+      .from(userDepartments)
+      .where(and(eq(userDepartments.id, id), eq(userDepartments.tenantId, scope.tenantId)));
+    const visible =
+      row &&
+      departmentInScope(scope, row.departmentId) &&
+      (await requireVisibleUser(db, scope, row.userId).then(
+        () => true,
+        () => false,
+      ));
     if (!row || !visible) throw appError(userErrors.USER_DEPARTMENT_NOT_FOUND, { params: { id: String(id) } });
     return row;
   }
@@ -54,9 +82,16 @@ export function createUserDepartmentService(deps: Pick<AppDeps, 'db' | 'ids' | '
       const scope = await callerScope(deps, ctx.auth);
       await requireVisibleUser(db, scope, userId);
       const rows = await db
-        .select({ a: userDepartments, departmentName: departments.departmentName, positionName: positions.positionName })
+        .select({
+          a: userDepartments,
+          departmentName: departments.departmentName,
+          positionName: positions.positionName,
+        })
         .from(userDepartments)
-        .innerJoin(departments, and(eq(departments.id, userDepartments.departmentId), notDeleted(departments.isDeleted)))
+        .innerJoin(
+          departments,
+          and(eq(departments.id, userDepartments.departmentId), notDeleted(departments.isDeleted)),
+        )
         .leftJoin(positions, and(eq(positions.id, userDepartments.positionId), notDeleted(positions.isDeleted)))
         .where(and(eq(userDepartments.userId, userId), eq(userDepartments.tenantId, scope.tenantId)))
         .orderBy(desc(userDepartments.isMain), asc(departments.departmentName));
@@ -84,8 +119,16 @@ export function createUserDepartmentService(deps: Pick<AppDeps, 'db' | 'ids' | '
       if (input.positionId) await requirePosition(db, T, input.positionId);
       const id = ids.next();
       await db.transaction(async (tx) => {
-        const mine = await tx.select({ id: userDepartments.id, departmentId: userDepartments.departmentId, isMain: userDepartments.isMain }).from(userDepartments).where(and(eq(userDepartments.tenantId, T), eq(userDepartments.userId, user.id)));
-        if (mine.some((m) => m.departmentId === department.id)) throw appError(userErrors.USER_DEPARTMENT_EXISTS, { params: { departmentName: department.departmentName } });
+        const mine = await tx
+          .select({
+            id: userDepartments.id,
+            departmentId: userDepartments.departmentId,
+            isMain: userDepartments.isMain,
+          })
+          .from(userDepartments)
+          .where(and(eq(userDepartments.tenantId, T), eq(userDepartments.userId, user.id)));
+        if (mine.some((m) => m.departmentId === department.id))
+          throw appError(userErrors.USER_DEPARTMENT_EXISTS, { params: { departmentName: department.departmentName } });
         const isMain = input.isMain === true || !mine.some((m) => m.isMain);
         if (isMain) await clearMain(tx, T, user.id, id);
         await tx.insert(userDepartments).values({
@@ -112,13 +155,17 @@ export function createUserDepartmentService(deps: Pick<AppDeps, 'db' | 'ids' | '
       const row = await requireAssignment(scope, input.basicId);
       if (input.positionId) await requirePosition(db, scope.tenantId, input.positionId);
       const values: Record<string, unknown> = { modifiedTime: clock.now(), modifiedBy: ctx.auth.userId };
-      for (const key of ['positionId', 'employeeNumber', 'grade', 'entryDate'] as const) if (input[key] !== undefined) values[key] = input[key];
+      for (const key of ['positionId', 'employeeNumber', 'grade', 'entryDate'] as const)
+        if (input[key] !== undefined) values[key] = input[key];
       // Only a department can be made main here; unsetting the only main one leaves none.
       if (input.isMain !== undefined && input.isMain !== null) values.isMain = input.isMain;
       await db.transaction(async (tx) => {
         if (input.isMain === true) await clearMain(tx, scope.tenantId, row.userId, row.id);
         await tx.update(userDepartments).set(values).where(eq(userDepartments.id, row.id));
-        await audit(tx, ctx, row.userId, row.id, { changed: String(row.departmentId), fields: Object.keys(values).filter((k) => k !== 'modifiedTime' && k !== 'modifiedBy') });
+        await audit(tx, ctx, row.userId, row.id, {
+          changed: String(row.departmentId),
+          fields: Object.keys(values).filter((k) => k !== 'modifiedTime' && k !== 'modifiedBy'),
+        });
       });
     },
 

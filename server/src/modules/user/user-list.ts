@@ -14,7 +14,8 @@ export function userListIn(tenantId: bigint) {
   // Facts of the account's home (its logins, its last change) are not shown for members from
   // elsewhere (queries.ts, atHome): filtering or sorting on them must not reveal them either,
   // so for such members they read as empty. The platform state sees them all.
-  const atHome = <C>(column: C) => (tenantId === 0n ? column : sql`(case when ${users.tenantId} = ${tenantId} then ${column} end)`);
+  const atHome = <C>(column: C) =>
+    tenantId === 0n ? column : sql`(case when ${users.tenantId} = ${tenantId} then ${column} end)`;
   return definePagedList({
     fields: {
       basicId: { column: users.id, type: 'id' },
@@ -22,7 +23,13 @@ export function userListIn(tenantId: bigint) {
       nickName: { column: users.nickName, type: 'string', keyword: true },
       realName: { column: users.realName, type: 'string', keyword: true },
       email: { column: users.email, type: 'string', keyword: true, permission: 'saas:user:read-contact' },
-      phone: { column: users.phone, type: 'string', foldCase: false, keyword: true, permission: 'saas:user:read-contact' },
+      phone: {
+        column: users.phone,
+        type: 'string',
+        foldCase: false,
+        keyword: true,
+        permission: 'saas:user:read-contact',
+      },
       gender: { column: users.gender, type: 'enum', enum: Gender, stored: 'number' },
       status: { column: users.status, type: 'enum', enum: UserStatus },
       country: { column: users.country, type: 'string' },

@@ -34,7 +34,8 @@ interface RoleRow {
 }
 
 function checkWindow(w: Window): void {
-  if (w.effectiveTime && w.expirationTime && w.effectiveTime >= w.expirationTime) throw appError(userErrors.WINDOW_INVALID);
+  if (w.effectiveTime && w.expirationTime && w.effectiveTime >= w.expirationTime)
+    throw appError(userErrors.WINDOW_INVALID);
 }
 
 /** A live role assignable in the context: its own roles and the global ones (tenant 0). */
@@ -42,7 +43,13 @@ async function requireRole(db: Executor, tenantId: bigint, roleId: bigint): Prom
   const [row] = await db
     .select({ id: roles.id, roleCode: roles.roleCode, roleName: roles.roleName, maxMembers: roles.maxMembers })
     .from(roles)
-    .where(and(eq(roles.id, roleId), inArray(roles.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]), notDeleted(roles.isDeleted)));
+    .where(
+      and(
+        eq(roles.id, roleId),
+        inArray(roles.tenantId, tenantId === 0n ? [0n] : [0n, tenantId]),
+        notDeleted(roles.isDeleted),
+      ),
+    );
   if (!row) throw appError(userErrors.ROLE_NOT_FOUND, { params: { id: String(roleId) } });
   return row;
 }
@@ -52,7 +59,10 @@ async function roleCodes(db: Executor, roleId: bigint): Promise<string[]> {
   const all = new Set([roleId]);
   let frontier = [roleId];
   while (frontier.length) {
-    const parents = await db.select({ id: roleInheritances.parentRoleId }).from(roleInheritances).where(inArray(roleInheritances.roleId, frontier));
+    const parents = await db
+      .select({ id: roleInheritances.parentRoleId })
+      .from(roleInheritances)
+      .where(inArray(roleInheritances.roleId, frontier));
     frontier = parents.map((p) => p.id).filter((id) => !all.has(id));
     for (const id of frontier) all.add(id);
   }
@@ -67,7 +77,8 @@ async function roleCodes(db: Executor, roleId: bigint): Promise<string[]> {
 /** Refuses a role the caller could not hold by itself (403 naming the first missing code). */
 async function assertDelegable(db: Executor, scope: CallerScope, role: RoleRow): Promise<void> {
   if (scope.isSuperAdmin) return;
-  if (role.roleCode.toLowerCase() === SUPER_ADMIN_ROLE) throw appError(userErrors.ROLE_NOT_DELEGABLE, { params: { permission: WILDCARD_PERMISSION } });
+  if (role.roleCode.toLowerCase() === SUPER_ADMIN_ROLE)
+    throw appError(userErrors.ROLE_NOT_DELEGABLE, { params: { permission: WILDCARD_PERMISSION } });
   const missing = (await roleCodes(db, role.id)).find((code) => !scope.can(code));
   if (missing) throw appError(userErrors.ROLE_NOT_DELEGABLE, { params: { permission: missing } });
 }
@@ -77,19 +88,29 @@ async function assertRoom(tx: Executor, role: RoleRow): Promise<void> {
   if (role.maxMembers <= 0) return;
   await tx.select({ id: roles.id }).from(roles).where(eq(roles.id, role.id)).for('update');
   const [held] = await tx.select({ n: count() }).from(userRoles).where(eq(userRoles.roleId, role.id));
-  if ((held?.n ?? 0) >= role.maxMembers) throw appError(userErrors.ROLE_FULL, { params: { roleName: role.roleName, max: role.maxMembers } });
+  if ((held?.n ?? 0) >= role.maxMembers)
+    throw appError(userErrors.ROLE_FULL, { params: { roleName: role.roleName, max: role.maxMembers } });
 }
 
 export function createUserRoleService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'> & { authz: AuthorizationService }) {
   const { db, ids, clock } = deps;
 
-  const audit = (tx: Executor, ctx: Ctx, action: AuditAction, userId: bigint, assignmentId: bigint, detail: Record<string, unknown>) =>
-    auditChange(tx, deps, actorOf(ctx), action, { type: 'UserRole', id: assignmentId, userId }, detail);
+  const audit = (
+    tx: Executor,
+    ctx: Ctx,
+    action: AuditAction,
+    userId: bigint,
+    assignmentId: bigint,
+    detail: Record<string, unknown>,
+  ) => auditChange(tx, deps, actorOf(ctx), action, { type: 'UserRole', id: assignmentId, userId }, detail);
 
   /** An assignment of the context whose user the caller sees, or 404. */
   async function requireAssignment(scope: CallerScope, id: bigint) {
     const [row] = await db
-      .select({ assignment: userRoles, role: { id: roles.id, roleCode: roles.roleCode, roleName: roles.roleName, maxMembers: roles.maxMembers } })
+      .select({
+        assignment: userRoles,
+        role: { id: roles.id, roleCode: roles.roleCode, roleName: roles.roleName, maxMembers: roles.maxMembers },
+      })
       .from(userRoles)
       .innerJoin(roles, eq(roles.id, userRoles.roleId))
       .where(and(eq(userRoles.id, id), eq(userRoles.tenantId, scope.tenantId)));
@@ -123,7 +144,10 @@ export function createUserRoleService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'
         effectiveTime: a.effectiveTime,
         expirationTime: a.expirationTime,
         status: a.status === 'Enabled' ? ('Enabled' as const) : ('Disabled' as const),
-        isEffective: a.status === 'Enabled' && (!a.effectiveTime || a.effectiveTime <= now) && (!a.expirationTime || a.expirationTime > now),
+        isEffective:
+          a.status === 'Enabled' &&
+          (!a.effectiveTime || a.effectiveTime <= now) &&
+          (!a.expirationTime || a.expirationTime > now),
         createdTime: a.createdTime,
       }));
     },
@@ -138,10 +162,24 @@ export function createUserRoleService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'
       await assertDelegable(db, scope, role);
       const id = ids.next();
       await db.transaction(async (tx) => {
-        const [existing] = await tx.select({ id: userRoles.id }).from(userRoles).where(and(eq(userRoles.tenantId, scope.tenantId), eq(userRoles.userId, user.id), eq(userRoles.roleId, role.id)));
+        const [existing] = await tx
+          .select({ id: userRoles.id })
+          .from(userRoles)
+          .where(
+            and(eq(userRoles.tenantId, scope.tenantId), eq(userRoles.userId, user.id), eq(userRoles.roleId, role.id)),
+          );
         if (existing) throw appError(userErrors.USER_ROLE_EXISTS, { params: { roleName: role.roleName } });
         await assertRoom(tx, role);
-        await tx.insert(userRoles).values({ id, tenantId: scope.tenantId, userId: user.id, roleId: role.id, effectiveTime: input.effectiveTime ?? null, expirationTime: input.expirationTime ?? null, createdTime: clock.now(), createdBy: ctx.auth.userId });
+        await tx.insert(userRoles).values({
+          id,
+          tenantId: scope.tenantId,
+          userId: user.id,
+          roleId: role.id,
+          effectiveTime: input.effectiveTime ?? null,
+          expirationTime: input.expirationTime ?? null,
+          createdTime: clock.now(),
+          createdBy: ctx.auth.userId,
+        });
         await audit(tx, ctx, 'UserRoleGranted', user.id, id, { roleId: String(role.id), roleCode: role.roleCode });
       });
       await deps.authz.invalidateUser(user.id);
@@ -158,9 +196,17 @@ export function createUserRoleService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'
       await db.transaction(async (tx) => {
         await tx
           .update(userRoles)
-          .set({ effectiveTime: input.effectiveTime ?? null, expirationTime: input.expirationTime ?? null, modifiedTime: clock.now(), modifiedBy: ctx.auth.userId })
+          .set({
+            effectiveTime: input.effectiveTime ?? null,
+            expirationTime: input.expirationTime ?? null,
+            modifiedTime: clock.now(),
+            modifiedBy: ctx.auth.userId,
+          })
           .where(eq(userRoles.id, assignment.id));
-        await audit(tx, ctx, 'UserRoleChanged', assignment.userId, assignment.id, { effectiveTime: input.effectiveTime ?? null, expirationTime: input.expirationTime ?? null });
+        await audit(tx, ctx, 'UserRoleChanged', assignment.userId, assignment.id, {
+          effectiveTime: input.effectiveTime ?? null,
+          expirationTime: input.expirationTime ?? null,
+        });
       });
       await deps.authz.invalidateUser(assignment.userId);
     },
@@ -172,7 +218,10 @@ export function createUserRoleService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'
       const { assignment, role } = await requireAssignment(scope, id);
       if (status === 'Enabled') await assertDelegable(db, scope, role);
       await db.transaction(async (tx) => {
-        await tx.update(userRoles).set({ status, modifiedTime: clock.now(), modifiedBy: ctx.auth.userId }).where(eq(userRoles.id, assignment.id));
+        await tx
+          .update(userRoles)
+          .set({ status, modifiedTime: clock.now(), modifiedBy: ctx.auth.userId })
+          .where(eq(userRoles.id, assignment.id));
         await audit(tx, ctx, 'UserRoleChanged', assignment.userId, assignment.id, { status });
       });
       await deps.authz.invalidateUser(assignment.userId);
@@ -186,7 +235,10 @@ export function createUserRoleService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'
       await assertDelegable(db, scope, role);
       await db.transaction(async (tx) => {
         await tx.delete(userRoles).where(eq(userRoles.id, assignment.id));
-        await audit(tx, ctx, 'UserRoleRevoked', assignment.userId, assignment.id, { roleId: String(role.id), roleCode: role.roleCode });
+        await audit(tx, ctx, 'UserRoleRevoked', assignment.userId, assignment.id, {
+          roleId: String(role.id),
+          roleCode: role.roleCode,
+        });
       });
       await deps.authz.invalidateUser(assignment.userId);
     },
@@ -201,17 +253,34 @@ export function createUserRoleService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'
       const scope = await callerScope(deps, ctx.auth);
       const user = await requireVisibleUser(db, scope, userId);
       const byRole = new Map(wanted.map((w) => [w.roleId, w]));
-      const current = await db.select().from(userRoles).where(and(eq(userRoles.tenantId, scope.tenantId), eq(userRoles.userId, user.id)));
+      const current = await db
+        .select()
+        .from(userRoles)
+        .where(and(eq(userRoles.tenantId, scope.tenantId), eq(userRoles.userId, user.id)));
       const currentRoles = new Map(current.map((c) => [c.roleId, c]));
       const touched = new Map<bigint, RoleRow>();
       for (const roleId of new Set([...byRole.keys(), ...currentRoles.keys()])) {
         const keep = byRole.get(roleId);
         const had = currentRoles.get(roleId);
-        const same = keep && had && (keep.effectiveTime ?? null)?.getTime() === had.effectiveTime?.getTime() && (keep.expirationTime ?? null)?.getTime() === had.expirationTime?.getTime();
+        const same =
+          keep &&
+          had &&
+          (keep.effectiveTime ?? null)?.getTime() === had.effectiveTime?.getTime() &&
+          (keep.expirationTime ?? null)?.getTime() === had.expirationTime?.getTime();
         if (same) continue;
         const role = keep
           ? await requireRole(db, scope.tenantId, roleId)
-          : ((await db.select({ id: roles.id, roleCode: roles.roleCode, roleName: roles.roleName, maxMembers: roles.maxMembers }).from(roles).where(eq(roles.id, roleId)))[0] ?? { id: roleId, roleCode: '', roleName: '', maxMembers: 0 });
+          : ((
+              await db
+                .select({
+                  id: roles.id,
+                  roleCode: roles.roleCode,
+                  roleName: roles.roleName,
+                  maxMembers: roles.maxMembers,
+                })
+                .from(roles)
+                .where(eq(roles.id, roleId))
+            )[0] ?? { id: roleId, roleCode: '', roleName: '', maxMembers: 0 });
         await assertDelegable(db, scope, role);
         touched.set(roleId, role);
       }
@@ -223,14 +292,37 @@ export function createUserRoleService(deps: Pick<AppDeps, 'db' | 'ids' | 'clock'
           const had = currentRoles.get(roleId);
           if (!keep && had) {
             await tx.delete(userRoles).where(eq(userRoles.id, had.id));
-            await audit(tx, ctx, 'UserRoleRevoked', user.id, had.id, { roleId: String(roleId), roleCode: role.roleCode });
+            await audit(tx, ctx, 'UserRoleRevoked', user.id, had.id, {
+              roleId: String(roleId),
+              roleCode: role.roleCode,
+            });
           } else if (keep && had) {
-            await tx.update(userRoles).set({ effectiveTime: keep.effectiveTime ?? null, expirationTime: keep.expirationTime ?? null, modifiedTime: now, modifiedBy: ctx.auth.userId }).where(eq(userRoles.id, had.id));
-            await audit(tx, ctx, 'UserRoleChanged', user.id, had.id, { effectiveTime: keep.effectiveTime ?? null, expirationTime: keep.expirationTime ?? null });
+            await tx
+              .update(userRoles)
+              .set({
+                effectiveTime: keep.effectiveTime ?? null,
+                expirationTime: keep.expirationTime ?? null,
+                modifiedTime: now,
+                modifiedBy: ctx.auth.userId,
+              })
+              .where(eq(userRoles.id, had.id));
+            await audit(tx, ctx, 'UserRoleChanged', user.id, had.id, {
+              effectiveTime: keep.effectiveTime ?? null,
+              expirationTime: keep.expirationTime ?? null,
+            });
           } else if (keep) {
             await assertRoom(tx, role);
             const id = ids.next();
-            await tx.insert(userRoles).values({ id, tenantId: scope.tenantId, userId: user.id, roleId, effectiveTime: keep.effectiveTime ?? null, expirationTime: keep.expirationTime ?? null, createdTime: now, createdBy: ctx.auth.userId });
+            await tx.insert(userRoles).values({
+              id,
+              tenantId: scope.tenantId,
+              userId: user.id,
+              roleId,
+              effectiveTime: keep.effectiveTime ?? null,
+              expirationTime: keep.expirationTime ?? null,
+              createdTime: now,
+              createdBy: ctx.auth.userId,
+            });
             await audit(tx, ctx, 'UserRoleGranted', user.id, id, { roleId: String(roleId), roleCode: role.roleCode });
           }
         }

@@ -25,24 +25,44 @@ const deps = () => server.runtime.deps;
 const MINUTE = 60_000;
 const LOCK = '/api/UserSecurity/UserLock';
 const POLICY = '/api/UserSecurity/UserLoginPolicy';
-const SECURITY_CODES = ['saas:user:read', 'saas:user-security:lock', 'saas:user-security:login-policy', 'saas:impersonation:start'];
+const SECURITY_CODES = [
+  'saas:user:read',
+  'saas:user-security:lock',
+  'saas:user-security:login-policy',
+  'saas:impersonation:start',
+];
 
 /** A tenant with an administrator holding the user codes plus lock and login policy. */
 async function tenantWithAdmin() {
   const tenantId = await createTestTenant(deps());
-  return { tenantId, ...(await tenantAdmin(server, tenantId, { codes: [...ADMIN_CODES, 'saas:user-security:lock', 'saas:user-security:login-policy'] })) };
+  return {
+    tenantId,
+    ...(await tenantAdmin(server, tenantId, {
+      codes: [...ADMIN_CODES, 'saas:user-security:lock', 'saas:user-security:login-policy'],
+    })),
+  };
 }
 
 const login = (user: TestUser) =>
-  server.json('/api/Auth/Login', { method: 'POST', headers: { 'x-language': 'en-US' }, json: { username: user.email, password: user.password } });
-const securityOf = async (id: bigint) => (await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, id)))[0]!;
+  server.json('/api/Auth/Login', {
+    method: 'POST',
+    headers: { 'x-language': 'en-US' },
+    json: { username: user.email, password: user.password },
+  });
+const securityOf = async (id: bigint) =>
+  (await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, id)))[0]!;
 /** Logins a second apart: eviction goes by login time, oldest first. */
 const loginLater = (user: TestUser) => {
   clock.advance(1000);
   return loginAs(server, user);
 };
 const activeSessions = async (id: bigint) =>
-  (await deps().db.select().from(userSessions).where(and(eq(userSessions.userId, id), eq(userSessions.status, SessionStatus.Active)))).length;
+  (
+    await deps()
+      .db.select()
+      .from(userSessions)
+      .where(and(eq(userSessions.userId, id), eq(userSessions.status, SessionStatus.Active)))
+  ).length;
 
 describe('UserSecurity/UserLock', () => {
   it('locks for the configured minutes: sessions end, login is refused; unlocking clears the failures and lets the user in', async () => {
@@ -58,10 +78,24 @@ describe('UserSecurity/UserLock', () => {
     off();
     expect(locked.status, JSON.stringify(locked.body)).toBe(200);
     const until = new Date(clock.nowMs() + 30 * MINUTE);
-    expect(locked.body.data).toMatchObject({ basicId: String(bob.id), isLocked: true, failedLoginAttempts: 0, allowMultiLogin: true, maxLoginDevices: 0 });
+    expect(locked.body.data).toMatchObject({
+      basicId: String(bob.id),
+      isLocked: true,
+      failedLoginAttempts: 0,
+      allowMultiLogin: true,
+      maxLoginDevices: 0,
+    });
     expect(new Date(locked.body.data.lockoutEndTime).getTime()).toBe(until.getTime());
     expect(await audit()).toEqual([
-      auditEntry(locked, { action: 'UserLocked', actor: admin.id, tenantId, targetType: 'User', targetId: bob.id, userId: bob.id, detail: { lockoutEndTime: until.toISOString(), remark: 'ticket 7' } }),
+      auditEntry(locked, {
+        action: 'UserLocked',
+        actor: admin.id,
+        tenantId,
+        targetType: 'User',
+        targetId: bob.id,
+        userId: bob.id,
+        detail: { lockoutEndTime: until.toISOString(), remark: 'ticket 7' },
+      }),
     ]);
     // The sessions end the way disabling ends them, and the stamp rotates.
     expect(revoked).toEqual([expect.objectContaining({ userId: bob.id })]);
@@ -84,8 +118,21 @@ describe('UserSecurity/UserLock', () => {
     expect(unlocked.body.data).toMatchObject({ isLocked: false, failedLoginAttempts: 0 });
     // Nulls are left out of the JSON.
     expect(unlocked.body.data).not.toHaveProperty('lockoutEndTime');
-    expect(await audit()).toEqual([auditEntry(unlocked, { action: 'UserUnlocked', actor: admin.id, tenantId, targetType: 'User', targetId: bob.id, detail: {} })]);
-    expect(await securityOf(bob.id)).toMatchObject({ lockoutEndTime: null, failedLoginAttempts: 0, lastFailedLoginTime: null });
+    expect(await audit()).toEqual([
+      auditEntry(unlocked, {
+        action: 'UserUnlocked',
+        actor: admin.id,
+        tenantId,
+        targetType: 'User',
+        targetId: bob.id,
+        detail: {},
+      }),
+    ]);
+    expect(await securityOf(bob.id)).toMatchObject({
+      lockoutEndTime: null,
+      failedLoginAttempts: 0,
+      lastFailedLoginTime: null,
+    });
     await loginAs(server, bob);
   });
 
@@ -93,7 +140,11 @@ describe('UserSecurity/UserLock', () => {
     const { tenantId, api } = await tenantWithAdmin();
     const bob = await member(deps(), tenantId);
     const end = new Date(clock.nowMs() + 3 * 60 * MINUTE);
-    const res = await api.put(LOCK, { basicId: bob.id.toString(), isLocked: 'true', lockoutEndTime: end.toISOString() });
+    const res = await api.put(LOCK, {
+      basicId: bob.id.toString(),
+      isLocked: 'true',
+      lockoutEndTime: end.toISOString(),
+    });
     expect(res.status).toBe(200);
     expect(new Date(res.body.data.lockoutEndTime).getTime()).toBe(end.getTime());
     expect((await login(bob)).body.data).toContain('try again in 180 minutes');
@@ -106,7 +157,10 @@ describe('UserSecurity/UserLock', () => {
     const bob = await member(deps(), tenantId);
     const id = String(bob.id);
     const cases: Array<[unknown, string]> = [
-      [{ basicId: id, isLocked: true, lockoutEndTime: new Date(clock.nowMs() - MINUTE).toISOString() }, 'later than now'],
+      [
+        { basicId: id, isLocked: true, lockoutEndTime: new Date(clock.nowMs() - MINUTE).toISOString() },
+        'later than now',
+      ],
       [{ basicId: id, isLocked: true, lockoutEndTime: new Date(clock.nowMs()).toISOString() }, 'later than now'],
       [{ basicId: id, isLocked: true, lockoutEndTime: '+010000-01-01T00:00:00Z' }, 'years 0001 to 9999'],
       [{ basicId: id, isLocked: true, lockoutEndTime: 'next tuesday' }, 'lockoutEndTime'],
@@ -130,9 +184,16 @@ describe('UserSecurity/UserLock', () => {
     const system = await member(deps(), tenantId);
     await deps().db.update(users).set({ isSystemAccount: true }).where(eq(users.id, system.id));
     const owner = await member(deps(), tenantId);
-    await deps().db.update(tenantMemberships).set({ memberType: 'Owner' }).where(eq(tenantMemberships.userId, owner.id));
+    await deps()
+      .db.update(tenantMemberships)
+      .set({ memberType: 'Owner' })
+      .where(eq(tenantMemberships.userId, owner.id));
     const audit = await watchAudit(server);
-    for (const [user, text] of [[admin, 'your own account'], [system, 'A system account'], [owner, 'owner of the tenant']] as const) {
+    for (const [user, text] of [
+      [admin, 'your own account'],
+      [system, 'A system account'],
+      [owner, 'owner of the tenant'],
+    ] as const) {
       const res = await api.put(LOCK, { basicId: String(user.id), isLocked: true });
       expect(res.status).toBe(422);
       expect(res.body.data).toContain(text);
@@ -140,7 +201,10 @@ describe('UserSecurity/UserLock', () => {
     }
     expect(await audit()).toEqual([]);
     // Failed logins can lock any account, so lifting a lock is allowed for all of them.
-    await deps().db.update(userSecurity).set({ lockoutEndTime: new Date(clock.nowMs() + MINUTE), failedLoginAttempts: 5 }).where(eq(userSecurity.userId, system.id));
+    await deps()
+      .db.update(userSecurity)
+      .set({ lockoutEndTime: new Date(clock.nowMs() + MINUTE), failedLoginAttempts: 5 })
+      .where(eq(userSecurity.userId, system.id));
     expect((await api.put(LOCK, { basicId: String(system.id), isLocked: false })).status).toBe(200);
     await loginAs(server, system);
   });
@@ -154,13 +218,31 @@ describe('UserSecurity/UserLoginPolicy', () => {
     await loginLater(bob);
     const audit = await watchAudit(server);
 
-    const single = await api.put(POLICY, { basicId: String(bob.id), allowMultiLogin: false, maxLoginDevices: 1, remark: 'kiosk' });
+    const single = await api.put(POLICY, {
+      basicId: String(bob.id),
+      allowMultiLogin: false,
+      maxLoginDevices: 1,
+      remark: 'kiosk',
+    });
     expect(single.status, JSON.stringify(single.body)).toBe(200);
-    expect(single.body.data).toMatchObject({ basicId: String(bob.id), allowMultiLogin: false, maxLoginDevices: 1, isLocked: false });
+    expect(single.body.data).toMatchObject({
+      basicId: String(bob.id),
+      allowMultiLogin: false,
+      maxLoginDevices: 1,
+      isLocked: false,
+    });
     expect(await audit()).toEqual([
       auditEntry(single, {
-        action: 'UserLoginPolicyChanged', actor: admin.id, tenantId, targetType: 'User', targetId: bob.id,
-        detail: { from: { allowMultiLogin: true, maxLoginDevices: 0 }, to: { allowMultiLogin: false, maxLoginDevices: 1 }, remark: 'kiosk' },
+        action: 'UserLoginPolicyChanged',
+        actor: admin.id,
+        tenantId,
+        targetType: 'User',
+        targetId: bob.id,
+        detail: {
+          from: { allowMultiLogin: true, maxLoginDevices: 0 },
+          to: { allowMultiLogin: false, maxLoginDevices: 1 },
+          remark: 'kiosk',
+        },
       }),
     ]);
     expect(await activeSessions(bob.id)).toBe(2);
@@ -169,11 +251,15 @@ describe('UserSecurity/UserLoginPolicy', () => {
     expect((await newest.get('/api/Auth/UserInfo')).status).toBe(200);
 
     // A device limit keeps the newest sessions; 0 lifts it.
-    expect((await api.put(POLICY, { basicId: String(bob.id), allowMultiLogin: true, maxLoginDevices: 2 })).status).toBe(200);
+    expect((await api.put(POLICY, { basicId: String(bob.id), allowMultiLogin: true, maxLoginDevices: 2 })).status).toBe(
+      200,
+    );
     for (let i = 0; i < 3; i++) await loginLater(bob);
     expect(await activeSessions(bob.id)).toBe(2);
     expect((await newest.get('/api/Auth/UserInfo')).status).toBe(401);
-    expect((await api.put(POLICY, { basicId: String(bob.id), allowMultiLogin: 'true', maxLoginDevices: 0 })).status).toBe(200);
+    expect(
+      (await api.put(POLICY, { basicId: String(bob.id), allowMultiLogin: 'true', maxLoginDevices: 0 })).status,
+    ).toBe(200);
     await loginLater(bob);
     expect(await activeSessions(bob.id)).toBe(3);
     expect(await securityOf(bob.id)).toMatchObject({ allowMultiLogin: true, maxLoginDevices: 0 });
@@ -208,7 +294,10 @@ describe('UserSecurity lock and policy: who may be touched', () => {
     const other = await createTestTenant(deps());
     const stranger = await member(deps(), other);
     const visitor = await createTestUser(deps(), { tenantId: other, memberOf: [other, tenantId] });
-    for (const [path, body] of [[LOCK, { isLocked: true }], [POLICY, { allowMultiLogin: false, maxLoginDevices: 1 }]] as const) {
+    for (const [path, body] of [
+      [LOCK, { isLocked: true }],
+      [POLICY, { allowMultiLogin: false, maxLoginDevices: 1 }],
+    ] as const) {
       for (const id of [stranger.id, 999_999_999_999n]) {
         const res = await api.put(path, { basicId: String(id), ...body });
         expect(res.status, path).toBe(404);
@@ -220,7 +309,8 @@ describe('UserSecurity lock and policy: who may be touched', () => {
       const bob = await member(deps(), tenantId);
       expect((await plain.api.put(path, { basicId: String(bob.id), ...body })).status, path).toBe(403);
     }
-    for (const id of [stranger.id, visitor.id]) expect(await securityOf(id)).toMatchObject({ lockoutEndTime: null, allowMultiLogin: true });
+    for (const id of [stranger.id, visitor.id])
+      expect(await securityOf(id)).toMatchObject({ lockoutEndTime: null, allowMultiLogin: true });
 
     // An impersonation session of an administrator holding both codes may not use them.
     const deputy = await tenantAdmin(server, tenantId, { codes: SECURITY_CODES });
@@ -236,20 +326,29 @@ describe('UserSecurity lock and policy: who may be touched', () => {
       expect(res.status).toBe(403);
       expect(res.body.data).toBe('This operation is not allowed while impersonating a user.');
     }
-    expect(await securityOf(victim.id)).toMatchObject({ lockoutEndTime: null, allowMultiLogin: true, maxLoginDevices: 0 });
+    expect(await securityOf(victim.id)).toMatchObject({
+      lockoutEndTime: null,
+      allowMultiLogin: true,
+      maxLoginDevices: 0,
+    });
   });
 });
 
 describe('taking an account over', () => {
   it('refuses to reset the password or second factor of a user holding a permission the administrator lacks (403)', async () => {
     const tenantId = await createTestTenant(deps());
-    const helpdesk = await tenantAdmin(server, tenantId, { codes: ['saas:user:read', 'saas:user-security:reset-password', 'saas:user-security:reset-two-factor'] });
+    const helpdesk = await tenantAdmin(server, tenantId, {
+      codes: ['saas:user:read', 'saas:user-security:reset-password', 'saas:user-security:reset-two-factor'],
+    });
     const boss = await member(deps(), tenantId);
     await grantScopedRole(deps(), boss.id, tenantId, ['saas:user:read', 'saas:role-permission:grant']);
     const clerk = await member(deps(), tenantId);
     await grantScopedRole(deps(), clerk.id, tenantId, ['saas:user:read']);
     for (const [path, body] of [
-      ['/api/UserSecurity/ResetUserPassword', { basicId: String(boss.id), newPassword: 'Taken#Over9Pass', mustChangePassword: false }],
+      [
+        '/api/UserSecurity/ResetUserPassword',
+        { basicId: String(boss.id), newPassword: 'Taken#Over9Pass', mustChangePassword: false },
+      ],
       ['/api/UserSecurity/ResetUserTwoFactor', { basicId: String(boss.id) }],
     ] as const) {
       const refused = await helpdesk.api.post(path, body);
@@ -258,20 +357,35 @@ describe('taking an account over', () => {
     }
     expect((await login(boss)).status).toBe(200);
     // Someone holding nothing more than the administrator can still be helped.
-    expect((await helpdesk.api.post('/api/UserSecurity/ResetUserPassword', { basicId: String(clerk.id), newPassword: 'Fresh#Start9Pass', mustChangePassword: true })).status).toBe(200);
-    expect((await helpdesk.api.post('/api/UserSecurity/ResetUserTwoFactor', { basicId: String(clerk.id) })).status).toBe(200);
+    expect(
+      (
+        await helpdesk.api.post('/api/UserSecurity/ResetUserPassword', {
+          basicId: String(clerk.id),
+          newPassword: 'Fresh#Start9Pass',
+          mustChangePassword: true,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await helpdesk.api.post('/api/UserSecurity/ResetUserTwoFactor', { basicId: String(clerk.id) })).status,
+    ).toBe(200);
   });
 
-  it('counts what the user holds in every tenant it belongs to, not only the administrator\'s', async () => {
+  it("counts what the user holds in every tenant it belongs to, not only the administrator's", async () => {
     const tenantId = await createTestTenant(deps());
     const elsewhere = await createTestTenant(deps());
-    const helpdesk = await tenantAdmin(server, tenantId, { codes: ['saas:user:read', 'saas:user-security:reset-password', 'saas:user-security:reset-two-factor'] });
+    const helpdesk = await tenantAdmin(server, tenantId, {
+      codes: ['saas:user:read', 'saas:user-security:reset-password', 'saas:user-security:reset-two-factor'],
+    });
     // Home here, a plain user here, but reading users in the other tenant, where helpdesk holds nothing.
     const roamer = await createTestUser(deps(), { tenantId, memberOf: [tenantId, elsewhere] });
     await grantScopedRole(deps(), roamer.id, tenantId, ['saas:user:read']);
     await grantScopedRole(deps(), roamer.id, elsewhere, ['saas:user:read']);
     for (const [path, body] of [
-      ['/api/UserSecurity/ResetUserPassword', { basicId: String(roamer.id), newPassword: 'Taken#Over9Pass', mustChangePassword: false }],
+      [
+        '/api/UserSecurity/ResetUserPassword',
+        { basicId: String(roamer.id), newPassword: 'Taken#Over9Pass', mustChangePassword: false },
+      ],
       ['/api/UserSecurity/ResetUserTwoFactor', { basicId: String(roamer.id) }],
     ] as const) {
       const refused = await helpdesk.api.post(path, body);
@@ -280,6 +394,8 @@ describe('taking an account over', () => {
     }
     // Once helpdesk holds the same there, it may help.
     await grantScopedRole(deps(), helpdesk.user.id, elsewhere, ['saas:user:read']);
-    expect((await helpdesk.api.post('/api/UserSecurity/ResetUserTwoFactor', { basicId: String(roamer.id) })).status).toBe(200);
+    expect(
+      (await helpdesk.api.post('/api/UserSecurity/ResetUserTwoFactor', { basicId: String(roamer.id) })).status,
+    ).toBe(200);
   });
 });

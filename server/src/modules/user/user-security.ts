@@ -30,11 +30,18 @@ const stateColumns = {
   maxLoginDevices: userSecurity.maxLoginDevices,
 };
 
-function toState(userId: bigint, row: { lockoutEndTime: Date | null; failedLoginAttempts: number; allowMultiLogin: boolean; maxLoginDevices: number }, now: Date): UserSecurityState {
+function toState(
+  userId: bigint,
+  row: { lockoutEndTime: Date | null; failedLoginAttempts: number; allowMultiLogin: boolean; maxLoginDevices: number },
+  now: Date,
+): UserSecurityState {
   return { basicId: String(userId), isLocked: row.lockoutEndTime !== null && row.lockoutEndTime > now, ...row };
 }
 
-type UserSecurityDeps = Pick<AppDeps, 'db' | 'ids' | 'clock' | 'config' | 'events' | 'hasher' | 'logger' | 'messages'> & {
+type UserSecurityDeps = Pick<
+  AppDeps,
+  'db' | 'ids' | 'clock' | 'config' | 'events' | 'hasher' | 'logger' | 'messages'
+> & {
   authz: AuthorizationService;
   sessionState: SessionStateService;
   sessions: SessionService;

@@ -7,8 +7,17 @@ import type { EphemeralStore } from '../../stores/store.js';
  * wrong (SPEC "Verification codes and captcha"), so each code allows exactly one guess.
  */
 export type CodePurpose =
-  | 'captcha' | 'login-email' | 'login-phone' | 'two-factor-email' | 'two-factor-phone'
-  | 'verify-email' | 'verify-phone' | 'change-email' | 'change-phone' | 'setup-two-factor-email' | 'setup-two-factor-phone';
+  | 'captcha'
+  | 'login-email'
+  | 'login-phone'
+  | 'two-factor-email'
+  | 'two-factor-phone'
+  | 'verify-email'
+  | 'verify-phone'
+  | 'change-email'
+  | 'change-phone'
+  | 'setup-two-factor-email'
+  | 'setup-two-factor-phone';
 
 export interface CodeService {
   /** A new code replaces any earlier one for the same purpose and target. */
@@ -30,7 +39,11 @@ export function createCodeService(store: EphemeralStore, secret: string): CodeSe
     async issue(purpose, target, options = {}) {
       const digits = options.digits ?? 6;
       const code = String(randomInt(0, 10 ** digits)).padStart(digits, '0');
-      await store.set(key(purpose, target), digest(purpose, target, code).toString('base64'), options.ttlMs ?? CODE_TTL_MS);
+      await store.set(
+        key(purpose, target),
+        digest(purpose, target, code).toString('base64'),
+        options.ttlMs ?? CODE_TTL_MS,
+      );
       return code;
     },
     async consume(purpose, target, code) {

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { zDateTimeOut } from '../../rpc/wire.js';
 import { StatisticsPeriod } from '../metadata/enum-catalogue.js';
 
-const period = z.enum(Object.keys(StatisticsPeriod) as [keyof typeof StatisticsPeriod, ...Array<keyof typeof StatisticsPeriod>]);
+const period = z.enum(
+  Object.keys(StatisticsPeriod) as [keyof typeof StatisticsPeriod, ...Array<keyof typeof StatisticsPeriod>],
+);
 
 /** The original's WorkbenchDashboardStatisticsDto (Saas/Application/Dtos/Workbench). */
 export const dashboardStatistics = z.object({

@@ -13,21 +13,47 @@ const DAY_MS = 86_400_000;
  * operations (audit entries it wrote). Access, API-call and failed-operation counts have no
  * source here and stay 0, as the original writes them for a day without a statistics row.
  */
-export async function dashboardSummaryOf(db: Executor, who: { userId: bigint; tenantId: bigint }, now: Date): Promise<z.infer<typeof dashboardSummary>> {
+export async function dashboardSummaryOf(
+  db: Executor,
+  who: { userId: bigint; tenantId: bigint },
+  now: Date,
+): Promise<z.infer<typeof dashboardSummary>> {
   const start = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
   const end = new Date(start.getTime() + DAY_MS);
   const [logins] = await db
     .select({ n: count(), last: max(loginLogs.loginTime) })
     .from(loginLogs)
-    .where(and(eq(loginLogs.userId, who.userId), eq(loginLogs.tenantId, who.tenantId), eq(loginLogs.result, LoginResult.Success), gte(loginLogs.loginTime, start), lt(loginLogs.loginTime, end)));
+    .where(
+      and(
+        eq(loginLogs.userId, who.userId),
+        eq(loginLogs.tenantId, who.tenantId),
+        eq(loginLogs.result, LoginResult.Success),
+        gte(loginLogs.loginTime, start),
+        lt(loginLogs.loginTime, end),
+      ),
+    );
   const [operations] = await db
     .select({ n: count(), last: max(auditEntries.createdTime) })
     .from(auditEntries)
-    .where(and(eq(auditEntries.actorUserId, who.userId), eq(auditEntries.tenantId, who.tenantId), gte(auditEntries.createdTime, start), lt(auditEntries.createdTime, end)));
+    .where(
+      and(
+        eq(auditEntries.actorUserId, who.userId),
+        eq(auditEntries.tenantId, who.tenantId),
+        gte(auditEntries.createdTime, start),
+        lt(auditEntries.createdTime, end),
+      ),
+    );
   const sessions = await db
     .select({ loginTime: userSessions.loginTime, lastActivityTime: userSessions.lastActivityTime })
     .from(userSessions)
-    .where(and(eq(userSessions.userId, who.userId), eq(userSessions.tenantId, who.tenantId), gte(userSessions.lastActivityTime, start), lt(userSessions.loginTime, end)));
+    .where(
+      and(
+        eq(userSessions.userId, who.userId),
+        eq(userSessions.tenantId, who.tenantId),
+        gte(userSessions.lastActivityTime, start),
+        lt(userSessions.loginTime, end),
+      ),
+    );
 
   let onlineMs = 0;
   let lastAccess: Date | null = null;

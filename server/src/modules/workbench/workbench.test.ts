@@ -22,9 +22,15 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '');
 describe('WorkbenchQuery/DashboardSummary', () => {
   it("counts the caller's logins, time online and operations of the day in its context", async () => {
     clock.set(today + 10 * 3_600_000);
-    const { tenantId, user, api } = await tenantWithAdmin(server, { ...USER_ADMIN, codes: [...ADMIN_CODES, 'saas:position:create'] });
+    const { tenantId, user, api } = await tenantWithAdmin(server, {
+      ...USER_ADMIN,
+      codes: [...ADMIN_CODES, 'saas:position:create'],
+    });
     clock.advance(45 * 60_000);
-    await server.runtime.deps.db.update(userSessions).set({ lastActivityTime: clock.now() }).where(and(eq(userSessions.userId, user.id), eq(userSessions.tenantId, tenantId)));
+    await server.runtime.deps.db
+      .update(userSessions)
+      .set({ lastActivityTime: clock.now() })
+      .where(and(eq(userSessions.userId, user.id), eq(userSessions.tenantId, tenantId)));
 
     const first = await api.get(PATH);
     expect(first.status).toBe(200);
@@ -47,7 +53,9 @@ describe('WorkbenchQuery/DashboardSummary', () => {
 
     // A second login and an audited change count; so do only the caller's own rows.
     await loginAs(server, user);
-    expect((await api.post('/api/Position/Position', { positionCode: 'ops', positionName: 'Operator' })).status).toBe(200);
+    expect((await api.post('/api/Position/Position', { positionCode: 'ops', positionName: 'Operator' })).status).toBe(
+      200,
+    );
     const colleague = await member(server.runtime.deps, tenantId);
     await loginAs(server, colleague);
     const second = (await api.get(PATH)).body.data.statistics;
@@ -61,7 +69,12 @@ describe('WorkbenchQuery/DashboardSummary', () => {
     clock.set(today + DAY + 3_600_000);
     const next = adminApi(server, (await loginAs(server, user)).accessToken);
     const tomorrow = (await next.get(PATH)).body.data.statistics;
-    expect(tomorrow).toMatchObject({ statisticsDate: new Date(today + DAY).toISOString().slice(0, 10), loginCount: 1, operationCount: 0, onlineTime: 0 });
+    expect(tomorrow).toMatchObject({
+      statisticsDate: new Date(today + DAY).toISOString().slice(0, 10),
+      loginCount: 1,
+      operationCount: 0,
+      onlineTime: 0,
+    });
   });
 
   it('needs a login and answers other methods with an envelope error', async () => {

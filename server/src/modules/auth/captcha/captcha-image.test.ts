@@ -61,7 +61,8 @@ describe('captcha image', () => {
   });
 
   it('refuses anything but digits', () => {
-    for (const bad of ['', '12a4', '<svg>', '123456789', ' 1234']) expect(() => renderCaptchaSvg(bad)).toThrow(TypeError);
+    for (const bad of ['', '12a4', '<svg>', '123456789', ' 1234'])
+      expect(() => renderCaptchaSvg(bad)).toThrow(TypeError);
   });
 
   it('is served as a base64 data URI like the original', () => {

@@ -6,14 +6,29 @@ import { notDeleted } from '../../../infra/db/predicates.js';
 /** The columns every login reads of an account (user row and security row), in drizzle's terms. */
 export const accountColumns = {
   user: {
-    id: users.id, tenantId: users.tenantId, userName: users.userName, email: users.email, emailVerified: users.emailVerified,
-    phone: users.phone, phoneVerified: users.phoneVerified, avatar: users.avatar, isActive: users.isActive, status: users.status,
+    id: users.id,
+    tenantId: users.tenantId,
+    userName: users.userName,
+    email: users.email,
+    emailVerified: users.emailVerified,
+    phone: users.phone,
+    phoneVerified: users.phoneVerified,
+    avatar: users.avatar,
+    isActive: users.isActive,
+    status: users.status,
   },
   security: {
-    passwordHash: userSecurity.passwordHash, securityStamp: userSecurity.securityStamp, failedLoginAttempts: userSecurity.failedLoginAttempts,
-    lockoutEndTime: userSecurity.lockoutEndTime, passwordExpiresTime: userSecurity.passwordExpiresTime, mustChangePassword: userSecurity.mustChangePassword,
-    twoFactorMethod: userSecurity.twoFactorMethod, twoFactorSecret: userSecurity.twoFactorSecret, lastTotpStep: userSecurity.lastTotpStep,
-    allowMultiLogin: userSecurity.allowMultiLogin, maxLoginDevices: userSecurity.maxLoginDevices,
+    passwordHash: userSecurity.passwordHash,
+    securityStamp: userSecurity.securityStamp,
+    failedLoginAttempts: userSecurity.failedLoginAttempts,
+    lockoutEndTime: userSecurity.lockoutEndTime,
+    passwordExpiresTime: userSecurity.passwordExpiresTime,
+    mustChangePassword: userSecurity.mustChangePassword,
+    twoFactorMethod: userSecurity.twoFactorMethod,
+    twoFactorSecret: userSecurity.twoFactorSecret,
+    lastTotpStep: userSecurity.lastTotpStep,
+    allowMultiLogin: userSecurity.allowMultiLogin,
+    maxLoginDevices: userSecurity.maxLoginDevices,
   },
 };
 
@@ -40,10 +55,27 @@ export const ACCOUNT_BY_EMAIL = `${SELECT} and lower(u.email) = $1 limit 1`;
 export const ACCOUNT_BY_USER_NAME = `${SELECT} and u.tenant_id = 0 and lower(u.user_name) = $1 limit 1`;
 
 type AccountRow = {
-  id: string; tenant_id: string; user_name: string; email: string | null; email_verified: boolean; phone: string | null;
-  phone_verified: boolean; avatar: string | null; is_active: boolean; status: string; password_hash: string; security_stamp: string;
-  failed_login_attempts: number; lockout_end_ms: number | null; password_expires_ms: number | null; must_change_password: boolean;
-  two_factor_method: number; two_factor_secret: string | null; last_totp_step: number | null; allow_multi_login: boolean; max_login_devices: number;
+  id: string;
+  tenant_id: string;
+  user_name: string;
+  email: string | null;
+  email_verified: boolean;
+  phone: string | null;
+  phone_verified: boolean;
+  avatar: string | null;
+  is_active: boolean;
+  status: string;
+  password_hash: string;
+  security_stamp: string;
+  failed_login_attempts: number;
+  lockout_end_ms: number | null;
+  password_expires_ms: number | null;
+  must_change_password: boolean;
+  two_factor_method: number;
+  two_factor_secret: string | null;
+  last_totp_step: number | null;
+  allow_multi_login: boolean;
+  max_login_devices: number;
 };
 
 const instant = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
@@ -51,14 +83,29 @@ const instant = (ms: number | null): Date | null => (ms === null ? null : new Da
 function toAccount(r: AccountRow): NonNullable<LoginAccount> {
   return {
     user: {
-      id: BigInt(r.id), tenantId: BigInt(r.tenant_id), userName: r.user_name, email: r.email, emailVerified: r.email_verified,
-      phone: r.phone, phoneVerified: r.phone_verified, avatar: r.avatar, isActive: r.is_active, status: r.status as NonNullable<LoginAccount>['user']['status'],
+      id: BigInt(r.id),
+      tenantId: BigInt(r.tenant_id),
+      userName: r.user_name,
+      email: r.email,
+      emailVerified: r.email_verified,
+      phone: r.phone,
+      phoneVerified: r.phone_verified,
+      avatar: r.avatar,
+      isActive: r.is_active,
+      status: r.status as NonNullable<LoginAccount>['user']['status'],
     },
     security: {
-      passwordHash: r.password_hash, securityStamp: r.security_stamp, failedLoginAttempts: r.failed_login_attempts,
-      lockoutEndTime: instant(r.lockout_end_ms), passwordExpiresTime: instant(r.password_expires_ms), mustChangePassword: r.must_change_password,
-      twoFactorMethod: r.two_factor_method, twoFactorSecret: r.two_factor_secret, lastTotpStep: r.last_totp_step,
-      allowMultiLogin: r.allow_multi_login, maxLoginDevices: r.max_login_devices,
+      passwordHash: r.password_hash,
+      securityStamp: r.security_stamp,
+      failedLoginAttempts: r.failed_login_attempts,
+      lockoutEndTime: instant(r.lockout_end_ms),
+      passwordExpiresTime: instant(r.password_expires_ms),
+      mustChangePassword: r.must_change_password,
+      twoFactorMethod: r.two_factor_method,
+      twoFactorSecret: r.two_factor_secret,
+      lastTotpStep: r.last_totp_step,
+      allowMultiLogin: r.allow_multi_login,
+      maxLoginDevices: r.max_login_devices,
     },
   };
 }
@@ -68,7 +115,10 @@ function toAccount(r: AccountRow): NonNullable<LoginAccount> {
  * `@`, otherwise by user name among platform accounts (tenant 0). The caller lower-cases the name.
  */
 export async function findAccount(deps: Pick<AppDeps, 'database'>, loginName: string): Promise<LoginAccount> {
-  const [row] = await deps.database.prepared<AccountRow>(loginName.includes('@') ? ACCOUNT_BY_EMAIL : ACCOUNT_BY_USER_NAME, [loginName]);
+  const [row] = await deps.database.prepared<AccountRow>(
+    loginName.includes('@') ? ACCOUNT_BY_EMAIL : ACCOUNT_BY_USER_NAME,
+    [loginName],
+  );
   return row && toAccount(row);
 }
 

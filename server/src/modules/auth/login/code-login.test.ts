@@ -46,11 +46,20 @@ describe('EmailLoginCode / EmailLogin', () => {
     expect(login.status).toBe(200);
     expect(login.body.data).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600 });
     expect(login.body.data).not.toHaveProperty('requiresTwoFactor');
-    expect(claimsOf(login.body.data.accessToken)).toMatchObject({ UserId: String(user.id), Email: user.email, DeviceFingerprint: 'laptop-1' });
-    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(login.body.data.accessToken) })).status).toBe(200);
+    expect(claimsOf(login.body.data.accessToken)).toMatchObject({
+      UserId: String(user.id),
+      Email: user.email,
+      DeviceFingerprint: 'laptop-1',
+    });
+    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(login.body.data.accessToken) })).status).toBe(
+      200,
+    );
     const [session] = await deps().db.select().from(userSessions).where(eq(userSessions.userId, user.id));
     expect(session!.loginMethod).toBe('email-code');
-    const logged = await deps().db.select().from(loginLogs).where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.Success)));
+    const logged = await deps()
+      .db.select()
+      .from(loginLogs)
+      .where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.Success)));
     expect(logged.map((l) => l.loginMethod)).toEqual(['email-code']);
 
     // One use: the same code again is refused.
@@ -66,7 +75,10 @@ describe('EmailLoginCode / EmailLogin', () => {
     const wrong = code === '000000' ? '000001' : '000000';
     expect((await post(server, '/api/Auth/EmailLogin', { email: user.email, code: wrong })).status).toBe(400);
     expect((await post(server, '/api/Auth/EmailLogin', { email: user.email, code })).status).toBe(400);
-    const failures = await deps().db.select().from(loginLogs).where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.InvalidCredentials)));
+    const failures = await deps()
+      .db.select()
+      .from(loginLogs)
+      .where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.InvalidCredentials)));
     expect(failures).toHaveLength(2);
     // First-factor code failures do not count toward the lockout.
     const [security] = await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, user.id));
@@ -101,14 +113,27 @@ describe('EmailLoginCode / EmailLogin', () => {
     // Unknown addresses are throttled the same way (no difference to observe).
     const unknownHeaders = client();
     await post(server, '/api/Auth/EmailLoginCode', { email: 'ghost@example.test' }, unknownHeaders);
-    expect((await post(server, '/api/Auth/EmailLoginCode', { email: 'ghost@example.test' }, unknownHeaders)).status).toBe(429);
+    expect(
+      (await post(server, '/api/Auth/EmailLoginCode', { email: 'ghost@example.test' }, unknownHeaders)).status,
+    ).toBe(429);
     // Another address of the client, or the same e-mail from elsewhere, is not affected.
     expect((await post(server, '/api/Auth/EmailLoginCode', { email: user.email }, client())).status).toBe(200);
   });
 
   it('answers bad input with a clear 400 envelope, never a 500', async () => {
-    for (const body of [undefined, {}, { email: '' }, { email: 'not-an-address' }, { email: 42 }, { email: 'a@b.c'.repeat(60) }]) {
-      const res = await server.json('/api/Auth/EmailLoginCode', { method: 'POST', headers: client(), ...(body === undefined ? {} : { json: body }) });
+    for (const body of [
+      undefined,
+      {},
+      { email: '' },
+      { email: 'not-an-address' },
+      { email: 42 },
+      { email: 'a@b.c'.repeat(60) },
+    ]) {
+      const res = await server.json('/api/Auth/EmailLoginCode', {
+        method: 'POST',
+        headers: client(),
+        ...(body === undefined ? {} : { json: body }),
+      });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe(400);
       expect(JSON.stringify(res.body.data)).toMatch(body === undefined ? /expected object/ : /email/);
@@ -120,22 +145,35 @@ describe('EmailLoginCode / EmailLogin', () => {
       const res = await post(server, '/api/Auth/EmailLogin', { email: 'a@example.test', code });
       expect(res.status).toBe(400);
     }
-    const text = await server.json('/api/Auth/EmailLogin', { method: 'POST', headers: { ...client(), 'content-type': 'text/plain' }, body: 'email=x' });
+    const text = await server.json('/api/Auth/EmailLogin', {
+      method: 'POST',
+      headers: { ...client(), 'content-type': 'text/plain' },
+      body: 'email=x',
+    });
     expect(text.status).toBe(415);
   });
 
   it('refuses a locked, disabled or inactive account even with a right code', async () => {
     const locked = await createTestUser(deps());
     await post(server, '/api/Auth/EmailLoginCode', { email: locked.email });
-    await deps().db.update(userSecurity).set({ lockoutEndTime: new Date(Date.now() + 10 * 60_000) }).where(eq(userSecurity.userId, locked.id));
-    const res = await post(server, '/api/Auth/EmailLogin', { email: locked.email, code: await mailedCode(locked.email!) });
+    await deps()
+      .db.update(userSecurity)
+      .set({ lockoutEndTime: new Date(Date.now() + 10 * 60_000) })
+      .where(eq(userSecurity.userId, locked.id));
+    const res = await post(server, '/api/Auth/EmailLogin', {
+      email: locked.email,
+      code: await mailedCode(locked.email!),
+    });
     expect(res.status).toBe(400);
     expect(res.body.data).toMatch(/locked/);
 
     const later = await createTestUser(deps());
     await post(server, '/api/Auth/EmailLoginCode', { email: later.email });
     await deps().db.update(users).set({ status: 'Disabled' }).where(eq(users.id, later.id));
-    const disabled = await post(server, '/api/Auth/EmailLogin', { email: later.email, code: await mailedCode(later.email!) });
+    const disabled = await post(server, '/api/Auth/EmailLogin', {
+      email: later.email,
+      code: await mailedCode(later.email!),
+    });
     expect(disabled.status).toBe(400);
     expect(disabled.body.data).toBe('The account is disabled.');
 
@@ -143,7 +181,10 @@ describe('EmailLoginCode / EmailLogin', () => {
     const inactive = await createTestUser(deps());
     await post(server, '/api/Auth/EmailLoginCode', { email: inactive.email });
     await deps().db.update(users).set({ isActive: false }).where(eq(users.id, inactive.id));
-    const refused = await post(server, '/api/Auth/EmailLogin', { email: inactive.email, code: await mailedCode(inactive.email!) });
+    const refused = await post(server, '/api/Auth/EmailLogin', {
+      email: inactive.email,
+      code: await mailedCode(inactive.email!),
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.data).toMatch(/not (been )?activated|inactive/i);
   });
@@ -155,7 +196,12 @@ describe('EmailLoginCode / EmailLogin', () => {
     expect((await server.json('/api/Auth/UserInfo', { headers: bearer(res.body.data.accessToken) })).status).toBe(200);
     const headers = client();
     const captchaId = (await server.json('/api/Auth/Captcha', { headers })).body.data.captchaId as string;
-    const viaPassword = await post(server, '/api/Auth/Login', { username: user.email, password: user.password, captchaId, captchaCode: codes.last('captcha', captchaId) }, headers);
+    const viaPassword = await post(
+      server,
+      '/api/Auth/Login',
+      { username: user.email, password: user.password, captchaId, captchaCode: codes.last('captcha', captchaId) },
+      headers,
+    );
     expect(viaPassword.status).toBe(400);
     expect(viaPassword.body.data).toMatch(/expired/i);
   });
@@ -172,7 +218,9 @@ describe('EmailLoginCode / EmailLogin', () => {
     const user = await createTestUser(deps(), { mustChangePassword: true });
     const res = await emailCodeLogin(user.email!);
     expect(res.status).toBe(200);
-    const info = await server.json('/api/Auth/UserInfo', { headers: { ...bearer(res.body.data.accessToken), 'x-language': 'en-US' } });
+    const info = await server.json('/api/Auth/UserInfo', {
+      headers: { ...bearer(res.body.data.accessToken), 'x-language': 'en-US' },
+    });
     expect(info.status).toBe(423);
     expect(info.body.data).toMatchObject({ reason: 'PasswordChangeRequired' });
   });
@@ -182,7 +230,9 @@ describe('EmailLoginCode / EmailLogin', () => {
     await post(server, '/api/Auth/EmailLoginCode', { email: user.email });
     const code = await mailedCode(user.email!);
     const headers = client();
-    const results = await Promise.all(Array.from({ length: 20 }, () => post(server, '/api/Auth/EmailLogin', { email: user.email, code }, headers)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => post(server, '/api/Auth/EmailLogin', { email: user.email, code }, headers)),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 400)).toHaveLength(19);
@@ -197,29 +247,55 @@ describe('second factor after a code login', () => {
     const user = await createTestUser(deps(), { twoFactorMethod: TwoFactorFlags.Totp, twoFactorSecret: secret });
     const first = await emailCodeLogin(user.email!);
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ requiresTwoFactor: true, availableTwoFactorMethods: ['totp'], twoFactorMethod: 'totp', codeSent: false });
+    expect(first.body.data).toMatchObject({
+      requiresTwoFactor: true,
+      availableTwoFactorMethods: ['totp'],
+      twoFactorMethod: 'totp',
+      codeSent: false,
+    });
     expect(first.body.data).not.toHaveProperty('accessToken');
     const ticket = first.body.data.twoFactorTicket as string;
-    const logs = await deps().db.select().from(loginLogs).where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.RequiresTwoFactor)));
+    const logs = await deps()
+      .db.select()
+      .from(loginLogs)
+      .where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.RequiresTwoFactor)));
     expect(logs).toHaveLength(1);
 
-    const wrong = await post(server, '/api/Auth/EmailLogin', { email: user.email, twoFactorTicket: ticket, twoFactorMethod: 'totp', twoFactorCode: '000000' === totpCode(secret, Date.now()) ? '111111' : '000000' });
+    const wrong = await post(server, '/api/Auth/EmailLogin', {
+      email: user.email,
+      twoFactorTicket: ticket,
+      twoFactorMethod: 'totp',
+      twoFactorCode: '000000' === totpCode(secret, Date.now()) ? '111111' : '000000',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.data).toMatch(/verification code is invalid/);
     const [security] = await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, user.id));
     expect(security!.failedLoginAttempts).toBe(1);
 
-    const ok = await post(server, '/api/Auth/EmailLogin', { email: user.email, twoFactorTicket: ticket, twoFactorMethod: 'totp', twoFactorCode: totpCode(secret, Date.now()) });
+    const ok = await post(server, '/api/Auth/EmailLogin', {
+      email: user.email,
+      twoFactorTicket: ticket,
+      twoFactorMethod: 'totp',
+      twoFactorCode: totpCode(secret, Date.now()),
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.accessToken).toBeTruthy();
-    const reuse = await post(server, '/api/Auth/EmailLogin', { email: user.email, twoFactorTicket: ticket, twoFactorMethod: 'totp', twoFactorCode: totpCode(secret, Date.now() + 30_000) });
+    const reuse = await post(server, '/api/Auth/EmailLogin', {
+      email: user.email,
+      twoFactorTicket: ticket,
+      twoFactorMethod: 'totp',
+      twoFactorCode: totpCode(secret, Date.now() + 30_000),
+    });
     expect(reuse.status).toBe(400);
     expect(reuse.body.data).toMatch(/Two-factor verification has expired/);
   });
 
   it('does not offer the first factor\u2019s channel; an account with only that factor must use its password', async () => {
     const secret = generateTotpSecret();
-    const both = await createTestUser(deps(), { twoFactorMethod: TwoFactorFlags.Totp | TwoFactorFlags.Email, twoFactorSecret: secret });
+    const both = await createTestUser(deps(), {
+      twoFactorMethod: TwoFactorFlags.Totp | TwoFactorFlags.Email,
+      twoFactorSecret: secret,
+    });
     const first = await emailCodeLogin(both.email!);
     expect(first.body.data).toMatchObject({ requiresTwoFactor: true, availableTwoFactorMethods: ['totp'] });
 
@@ -230,14 +306,27 @@ describe('second factor after a code login', () => {
   });
 
   it('sends an e-mail second-factor code after a phone login, and TwoFactorLogin completes it', async () => {
-    const user = await createTestUser(deps(), { twoFactorMethod: TwoFactorFlags.Email | TwoFactorFlags.Phone, phone: '+15550111', phoneVerified: true });
+    const user = await createTestUser(deps(), {
+      twoFactorMethod: TwoFactorFlags.Email | TwoFactorFlags.Phone,
+      phone: '+15550111',
+      phoneVerified: true,
+    });
     await post(server, '/api/Auth/PhoneLoginCode', { phone: '+1 555-0111' });
     const sms = (await mailsTo(server, '+15550111', 'login-code')).at(-1)!;
     expect(sms.channel).toBe('sms');
     const first = await post(server, '/api/Auth/PhoneLogin', { phone: '+15550111', code: codeIn(sms.text) });
-    expect(first.body.data).toMatchObject({ requiresTwoFactor: true, availableTwoFactorMethods: ['email'], twoFactorMethod: 'email', codeSent: true });
+    expect(first.body.data).toMatchObject({
+      requiresTwoFactor: true,
+      availableTwoFactorMethods: ['email'],
+      twoFactorMethod: 'email',
+      codeSent: true,
+    });
     const mail = (await mailsTo(server, user.email!, 'two-factor-code')).at(-1)!;
-    const done = await post(server, '/api/Auth/TwoFactorLogin', { twoFactorTicket: first.body.data.twoFactorTicket, twoFactorMethod: 'email', twoFactorCode: codeIn(mail.text) });
+    const done = await post(server, '/api/Auth/TwoFactorLogin', {
+      twoFactorTicket: first.body.data.twoFactorTicket,
+      twoFactorMethod: 'email',
+      twoFactorCode: codeIn(mail.text),
+    });
     expect(done.status).toBe(200);
     expect(done.body.data.requiresTwoFactor).toBe(false);
     expect(claimsOf(done.body.data.token.accessToken).UserId).toBe(String(user.id));
@@ -246,7 +335,11 @@ describe('second factor after a code login', () => {
   });
 
   it('limits second-factor re-sends like sign-in codes: one a minute per number and client address, 10 texts a day per number', async () => {
-    const user = await createTestUser(deps(), { twoFactorMethod: TwoFactorFlags.Phone, phone: '+15550999', phoneVerified: true });
+    const user = await createTestUser(deps(), {
+      twoFactorMethod: TwoFactorFlags.Phone,
+      phone: '+15550999',
+      phoneVerified: true,
+    });
     const first = await emailCodeLogin(user.email!);
     expect(first.body.data).toMatchObject({ requiresTwoFactor: true, twoFactorMethod: 'phone', codeSent: true });
     const resend = { twoFactorTicket: first.body.data.twoFactorTicket, twoFactorMethod: 'phone' };
@@ -264,7 +357,16 @@ describe('second factor after a code login', () => {
   it('throttles TwoFactorLogin per client address', async () => {
     // All at once: the limit admits 30 together, then one every 2 s.
     const headers = client();
-    const answers = await Promise.all(Array.from({ length: 31 }, (_, i) => post(server, '/api/Auth/TwoFactorLogin', { twoFactorTicket: `made-up-${i}`, twoFactorMethod: 'totp', twoFactorCode: '123456' }, headers)));
+    const answers = await Promise.all(
+      Array.from({ length: 31 }, (_, i) =>
+        post(
+          server,
+          '/api/Auth/TwoFactorLogin',
+          { twoFactorTicket: `made-up-${i}`, twoFactorMethod: 'totp', twoFactorCode: '123456' },
+          headers,
+        ),
+      ),
+    );
     expect(answers.filter((r) => r.status === 400)).toHaveLength(30);
     const throttled = answers.filter((r) => r.status === 429);
     expect(throttled).toHaveLength(1);
@@ -276,12 +378,26 @@ describe('second factor after a code login', () => {
     const owner = await createTestUser(deps(), { twoFactorMethod: TwoFactorFlags.Totp, twoFactorSecret: secret });
     const other = await createTestUser(deps());
     const ticket = (await emailCodeLogin(owner.email!)).body.data.twoFactorTicket;
-    const stolen = await post(server, '/api/Auth/EmailLogin', { email: other.email, twoFactorTicket: ticket, twoFactorMethod: 'totp', twoFactorCode: totpCode(secret, Date.now()) });
+    const stolen = await post(server, '/api/Auth/EmailLogin', {
+      email: other.email,
+      twoFactorTicket: ticket,
+      twoFactorMethod: 'totp',
+      twoFactorCode: totpCode(secret, Date.now()),
+    });
     expect(stolen.status).toBe(400);
     expect(stolen.body.data).toMatch(/Two-factor verification has expired/);
-    const owners = await post(server, '/api/Auth/EmailLogin', { email: owner.email, twoFactorTicket: ticket, twoFactorMethod: 'totp', twoFactorCode: totpCode(secret, Date.now()) });
+    const owners = await post(server, '/api/Auth/EmailLogin', {
+      email: owner.email,
+      twoFactorTicket: ticket,
+      twoFactorMethod: 'totp',
+      twoFactorCode: totpCode(secret, Date.now()),
+    });
     expect(owners.status).toBe(400);
-    const madeUp = await post(server, '/api/Auth/TwoFactorLogin', { twoFactorTicket: 'made-up', twoFactorMethod: 'totp', twoFactorCode: '123456' });
+    const madeUp = await post(server, '/api/Auth/TwoFactorLogin', {
+      twoFactorTicket: 'made-up',
+      twoFactorMethod: 'totp',
+      twoFactorCode: '123456',
+    });
     expect(madeUp.status).toBe(400);
     expect((await post(server, '/api/Auth/TwoFactorLogin', {})).status).toBe(400);
   });
@@ -299,7 +415,9 @@ describe('PhoneLoginCode / PhoneLogin', () => {
     const login = await post(server, '/api/Auth/PhoneLogin', { phone: '+8613800000001', code: codeIn(sms!.text) });
     expect(login.status).toBe(200);
     expect(claimsOf(login.body.data.accessToken)).toMatchObject({ UserId: String(user.id), Phone: '+8613800000001' });
-    expect((await post(server, '/api/Auth/PhoneLogin', { phone: '+8613800000001', code: codeIn(sms!.text) })).status).toBe(400);
+    expect(
+      (await post(server, '/api/Auth/PhoneLogin', { phone: '+8613800000001', code: codeIn(sms!.text) })).status,
+    ).toBe(400);
   });
 
   it('sends nothing to an unverified or unknown phone, with the same answer', async () => {
@@ -317,7 +435,8 @@ describe('PhoneLoginCode / PhoneLogin', () => {
     const headers = client();
     expect((await post(server, '/api/Auth/PhoneLoginCode', { phone: '+8613800000003' }, headers)).status).toBe(200);
     expect((await post(server, '/api/Auth/PhoneLoginCode', { phone: '+8613800000003' }, headers)).status).toBe(429);
-    for (let i = 0; i < 9; i++) expect((await post(server, '/api/Auth/PhoneLoginCode', { phone: '+8613800000003' })).status).toBe(200);
+    for (let i = 0; i < 9; i++)
+      expect((await post(server, '/api/Auth/PhoneLoginCode', { phone: '+8613800000003' })).status).toBe(200);
     const capped = await post(server, '/api/Auth/PhoneLoginCode', { phone: '+8613800000003' });
     expect(capped.status).toBe(429);
     expect(await mailsTo(server, '+8613800000003')).toHaveLength(10);
@@ -335,7 +454,11 @@ describe('PhoneLoginCode / PhoneLogin', () => {
     const headers = client();
     // Unknown numbers: the cap counts requests, not texts, so nobody can run up the bill.
     const answers = [];
-    for (let i = 0; i < 51; i++) answers.push((await post(server, '/api/Auth/PhoneLoginCode', { phone: `+4930${String(i).padStart(6, '0')}` }, headers)).status);
+    for (let i = 0; i < 51; i++)
+      answers.push(
+        (await post(server, '/api/Auth/PhoneLoginCode', { phone: `+4930${String(i).padStart(6, '0')}` }, headers))
+          .status,
+      );
     expect(answers.slice(0, 50).every((s) => s === 200)).toBe(true);
     expect(answers[50]).toBe(429);
   });
@@ -352,7 +475,10 @@ describe('code expiry (frozen clock, in-process store)', () => {
   let frozen: TestServer;
   const clock = new ManualClock(Date.now());
   beforeAll(async () => {
-    frozen = await startTestServer({ clock, config: { Redis: { Url: undefined }, App: { TrustForwardedHeaders: true } } });
+    frozen = await startTestServer({
+      clock,
+      config: { Redis: { Url: undefined }, App: { TrustForwardedHeaders: true } },
+    });
   });
   afterAll(() => frozen.close());
 
@@ -366,6 +492,8 @@ describe('code expiry (frozen clock, in-process store)', () => {
     // A new window: a new code may be requested and works.
     await post(frozen, '/api/Auth/EmailLoginCode', { email: user.email });
     const fresh = (await mailsTo(frozen, user.email!, 'login-code')).at(-1)!;
-    expect((await post(frozen, '/api/Auth/EmailLogin', { email: user.email, code: codeIn(fresh.text) })).status).toBe(200);
+    expect((await post(frozen, '/api/Auth/EmailLogin', { email: user.email, code: codeIn(fresh.text) })).status).toBe(
+      200,
+    );
   });
 });

@@ -54,8 +54,18 @@ interface ChannelRules {
 }
 
 const CHANNELS: Record<Channel, ChannelRules> = {
-  email: { purpose: 'login-email', method: 'email-code', enabled: (d) => d.config.Saas.Auth.EmailCodeLoginEnabled, disabled: selfServiceErrors.EMAIL_LOGIN_DISABLED },
-  phone: { purpose: 'login-phone', method: 'phone-code', enabled: (d) => d.config.Saas.Auth.PhoneCodeLoginEnabled, disabled: selfServiceErrors.PHONE_LOGIN_DISABLED },
+  email: {
+    purpose: 'login-email',
+    method: 'email-code',
+    enabled: (d) => d.config.Saas.Auth.EmailCodeLoginEnabled,
+    disabled: selfServiceErrors.EMAIL_LOGIN_DISABLED,
+  },
+  phone: {
+    purpose: 'login-phone',
+    method: 'phone-code',
+    enabled: (d) => d.config.Saas.Auth.PhoneCodeLoginEnabled,
+    disabled: selfServiceErrors.PHONE_LOGIN_DISABLED,
+  },
 };
 
 const TICKET_TTL_MS = 10 * 60_000;
@@ -88,7 +98,8 @@ async function findAccountByPhone(deps: Pick<AppDeps, 'db' | 'logger'>, phone: s
   return rows.length === 1 ? rows[0] : undefined;
 }
 
-const isUsable = (account: LoginAccount): account is NonNullable<LoginAccount> => !!account && account.user.status === 'Enabled' && account.user.isActive;
+const isUsable = (account: LoginAccount): account is NonNullable<LoginAccount> =>
+  !!account && account.user.status === 'Enabled' && account.user.isActive;
 
 /**
  * Refuses a locked, inactive or disabled account (the order of password login, after the first
@@ -101,7 +112,9 @@ function assertCanLogIn(deps: Pick<AppDeps, 'clock'>, account: NonNullable<Login
   const now = deps.clock.now();
   const { user, security } = account;
   if (security.lockoutEndTime && security.lockoutEndTime > now) {
-    throw appError(authErrors.ACCOUNT_LOCKED, { params: { minutes: Math.ceil((security.lockoutEndTime.getTime() - now.getTime()) / 60_000) } });
+    throw appError(authErrors.ACCOUNT_LOCKED, {
+      params: { minutes: Math.ceil((security.lockoutEndTime.getTime() - now.getTime()) / 60_000) },
+    });
   }
   if (!user.isActive) throw appError(authErrors.ACCOUNT_INACTIVE);
   if (user.status !== 'Enabled') throw appError(authErrors.ACCOUNT_DISABLED);
@@ -109,7 +122,10 @@ function assertCanLogIn(deps: Pick<AppDeps, 'clock'>, account: NonNullable<Login
 
 export { throwIfThrottled };
 
-type CodeLoginDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'config' | 'logger' | 'messages' | 'events' | 'store' | 'twoFactorSecrets'> & {
+type CodeLoginDeps = Pick<
+  AppDeps,
+  'db' | 'database' | 'ids' | 'clock' | 'config' | 'logger' | 'messages' | 'events' | 'store' | 'twoFactorSecrets'
+> & {
   codes: CodeService;
   login: LoginService;
   sessions: SessionService;
@@ -122,28 +138,66 @@ export function createCodeLogin(deps: CodeLoginDeps) {
   const development = config.App.Env === 'development';
   const timing = deps.sendTiming;
 
-  const lookup = (channel: Channel, target: string) => (channel === 'email' ? findAccount(deps, target) : findAccountByPhone(deps, target));
+  const lookup = (channel: Channel, target: string) =>
+    channel === 'email' ? findAccount(deps, target) : findAccountByPhone(deps, target);
 
-  async function failed(account: LoginAccount, loginName: string, method: string, result: 'InvalidCredentials' | 'AccountLocked' | 'AccountDisabled' | 'TwoFactorFailed', message: string, facts: RequestFacts) {
-    await events.publish('AuthLoginFailed', { userId: account?.user.id ?? null, userName: loginName, tenantId: account?.user.tenantId ?? 0n, method, result, message, request: facts });
+  async function failed(
+    account: LoginAccount,
+    loginName: string,
+    method: string,
+    result: 'InvalidCredentials' | 'AccountLocked' | 'AccountDisabled' | 'TwoFactorFailed',
+    message: string,
+    facts: RequestFacts,
+  ) {
+    await events.publish('AuthLoginFailed', {
+      userId: account?.user.id ?? null,
+      userName: loginName,
+      tenantId: account?.user.tenantId ?? 0n,
+      method,
+      result,
+      message,
+      request: facts,
+    });
   }
 
   /** A successful first and second factor: failure counts reset, session started. */
-  async function finish(account: NonNullable<LoginAccount>, method: string, loginName: string, facts: RequestFacts, ctx: CallContext): Promise<LoginToken> {
+  async function finish(
+    account: NonNullable<LoginAccount>,
+    method: string,
+    loginName: string,
+    facts: RequestFacts,
+    ctx: CallContext,
+  ): Promise<LoginToken> {
     if (account.security.failedLoginAttempts !== 0 || account.security.lockoutEndTime !== null) {
-      await deps.db.update(userSecurity).set({ failedLoginAttempts: 0, lockoutEndTime: null }).where(eq(userSecurity.userId, account.user.id));
+      await deps.db
+        .update(userSecurity)
+        .set({ failedLoginAttempts: 0, lockoutEndTime: null })
+        .where(eq(userSecurity.userId, account.user.id));
     }
-    return deps.login.startSession(account, { method, loginName, facts, culture: ctx.culture, forceChange: account.security.mustChangePassword });
+    return deps.login.startSession(account, {
+      method,
+      loginName,
+      facts,
+      culture: ctx.culture,
+      forceChange: account.security.mustChangePassword,
+    });
   }
 
   /**
    * The first-stage challenge of an account with a second factor. Fails closed when a second
    * factor is on but none can be used, or only the first factor's own channel is left.
    */
-  async function challenge(account: NonNullable<LoginAccount>, ticket: Omit<LoginTicket, 'userId'>, requested: TwoFactorMethodName | undefined, facts: RequestFacts, ctx: CallContext): Promise<CodeLoginChallenge> {
+  async function challenge(
+    account: NonNullable<LoginAccount>,
+    ticket: Omit<LoginTicket, 'userId'>,
+    requested: TwoFactorMethodName | undefined,
+    facts: RequestFacts,
+    ctx: CallContext,
+  ): Promise<CodeLoginChallenge> {
     const tfa = twoFactorAccount(account);
     const all = availableMethods(tfa, deps.messages);
-    if (all.length === 0) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method: requested ?? '-' } });
+    if (all.length === 0)
+      throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method: requested ?? '-' } });
     const methods = all.filter((m) => m !== ticket.excluded);
     if (methods.length === 0) throw appError(selfServiceErrors.SECOND_FACTOR_SAME_CHANNEL);
     const value = randomBytes(32).toString('base64url');
@@ -158,8 +212,20 @@ export function createCodeLogin(deps: CodeLoginDeps) {
         throw error;
       }
     }
-    await events.publish('AuthTwoFactorRequired', { userId: account.user.id, userName: ticket.loginName, tenantId: account.user.tenantId, method: ticket.method, request: facts });
-    return { requiresTwoFactor: true, availableTwoFactorMethods: methods, twoFactorMethod: method, codeSent: method === 'email' || method === 'phone', twoFactorTicket: value };
+    await events.publish('AuthTwoFactorRequired', {
+      userId: account.user.id,
+      userName: ticket.loginName,
+      tenantId: account.user.tenantId,
+      method: ticket.method,
+      request: facts,
+    });
+    return {
+      requiresTwoFactor: true,
+      availableTwoFactorMethods: methods,
+      twoFactorMethod: method,
+      codeSent: method === 'email' || method === 'phone',
+      twoFactorTicket: value,
+    };
   }
 
   /**
@@ -169,7 +235,12 @@ export function createCodeLogin(deps: CodeLoginDeps) {
    * EmailLogin or PhoneLogin) a ticket of another first factor or login name is voided.
    */
   async function completeTicket(
-    input: { twoFactorTicket: string; twoFactorMethod?: TwoFactorMethodName | 'recovery'; twoFactorCode?: string; deviceId?: string },
+    input: {
+      twoFactorTicket: string;
+      twoFactorMethod?: TwoFactorMethodName | 'recovery';
+      twoFactorCode?: string;
+      deviceId?: string;
+    },
     ctx: CallContext,
     expect?: { via: string; loginName: string },
   ): Promise<LoginToken | CodeLoginChallenge> {
@@ -192,9 +263,29 @@ export function createCodeLogin(deps: CodeLoginDeps) {
     const methods = availableMethods(tfa, deps.messages).filter((m) => m !== data.excluded);
     if (input.twoFactorMethod === 'recovery') {
       // A recovery code stands in for any method (recovery-login.ts); without one, nothing is sent.
-      if (!input.twoFactorCode) return { requiresTwoFactor: true, availableTwoFactorMethods: methods, twoFactorMethod: null, codeSent: false, twoFactorTicket: input.twoFactorTicket };
-      if (!(await useRecoveryCode(deps, { userId: account.user.id, tenantId: account.user.tenantId, culture: ctx.culture }, input.twoFactorCode, facts))) {
-        await deps.login.countFailure(account, { loginName: data.loginName, method: data.method, result: 'TwoFactorFailed', message: 'Second factor (recovery) refused', facts });
+      if (!input.twoFactorCode)
+        return {
+          requiresTwoFactor: true,
+          availableTwoFactorMethods: methods,
+          twoFactorMethod: null,
+          codeSent: false,
+          twoFactorTicket: input.twoFactorTicket,
+        };
+      if (
+        !(await useRecoveryCode(
+          deps,
+          { userId: account.user.id, tenantId: account.user.tenantId, culture: ctx.culture },
+          input.twoFactorCode,
+          facts,
+        ))
+      ) {
+        await deps.login.countFailure(account, {
+          loginName: data.loginName,
+          method: data.method,
+          result: 'TwoFactorFailed',
+          message: 'Second factor (recovery) refused',
+          facts,
+        });
         throw appError(authErrors.TWO_FACTOR_CODE_INVALID);
       }
       if (!(await store.take(key))) throw appError(authErrors.TWO_FACTOR_EXPIRED);
@@ -205,10 +296,22 @@ export function createCodeLogin(deps: CodeLoginDeps) {
     if (!methods.includes(method)) throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method } });
     if (!input.twoFactorCode) {
       if (method !== 'totp') await deps.login.twoFactor.sendCode(tfa, method, ctx);
-      return { requiresTwoFactor: true, availableTwoFactorMethods: methods, twoFactorMethod: method, codeSent: method !== 'totp', twoFactorTicket: input.twoFactorTicket };
+      return {
+        requiresTwoFactor: true,
+        availableTwoFactorMethods: methods,
+        twoFactorMethod: method,
+        codeSent: method !== 'totp',
+        twoFactorTicket: input.twoFactorTicket,
+      };
     }
     if (!(await deps.login.twoFactor.verify(tfa, method, input.twoFactorCode))) {
-      await deps.login.countFailure(account, { loginName: data.loginName, method: data.method, result: 'TwoFactorFailed', message: `Second factor (${method}) refused`, facts });
+      await deps.login.countFailure(account, {
+        loginName: data.loginName,
+        method: data.method,
+        result: 'TwoFactorFailed',
+        message: `Second factor (${method}) refused`,
+        facts,
+      });
       throw appError(authErrors.TWO_FACTOR_CODE_INVALID);
     }
     // Consumed with the tokens: of two stages racing with one ticket, one gets it.
@@ -225,13 +328,23 @@ export function createCodeLogin(deps: CodeLoginDeps) {
      * TwoFactorLogin: a later stage on its own. Throttled per client address like the code
      * logins (the ticket is 256 random bits, but each stage costs lookups and may send a code).
      */
-    async twoFactorLogin(input: Parameters<typeof completeTicket>[0], ctx: CallContext): Promise<LoginToken | CodeLoginChallenge> {
-      throwIfThrottled([await hitRateLimit(store, `two-factor-login:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000)], authErrors.TOO_MANY_ATTEMPTS);
+    async twoFactorLogin(
+      input: Parameters<typeof completeTicket>[0],
+      ctx: CallContext,
+    ): Promise<LoginToken | CodeLoginChallenge> {
+      throwIfThrottled(
+        [await hitRateLimit(store, `two-factor-login:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000)],
+        authErrors.TOO_MANY_ATTEMPTS,
+      );
       return completeTicket(input, ctx);
     },
 
     /** EmailLoginCode / PhoneLoginCode: sends a code to a usable account; the same answer for any address. */
-    async requestCode(channel: Channel, target: string, ctx: CallContext): Promise<{ expiresInSeconds: number; debugCode?: string }> {
+    async requestCode(
+      channel: Channel,
+      target: string,
+      ctx: CallContext,
+    ): Promise<{ expiresInSeconds: number; debugCode?: string }> {
       const rules = CHANNELS[channel];
       if (!rules.enabled(deps)) throw appError(rules.disabled);
       await checkSendLimits(store, 'login-code', channel, target, ctx.ip);
@@ -241,7 +354,9 @@ export function createCodeLogin(deps: CodeLoginDeps) {
       if (isUsable(account)) {
         code = await timing.timed(sending, async () => {
           const issued = await codes.issue(rules.purpose, target);
-          await sendOrUndo(deps, loginCodeMessage(sending.channel, target, issued, ctx.culture), () => codes.discard(rules.purpose, target));
+          await sendOrUndo(deps, loginCodeMessage(sending.channel, target, issued, ctx.culture), () =>
+            codes.discard(rules.purpose, target),
+          );
           return issued;
         });
       } else {
@@ -254,10 +369,18 @@ export function createCodeLogin(deps: CodeLoginDeps) {
     },
 
     /** EmailLogin / PhoneLogin: the code (first stage) or the second-factor ticket (later stages). */
-    async login(channel: Channel, target: string, input: CodeLoginRequest, ctx: CallContext): Promise<LoginToken | CodeLoginChallenge> {
+    async login(
+      channel: Channel,
+      target: string,
+      input: CodeLoginRequest,
+      ctx: CallContext,
+    ): Promise<LoginToken | CodeLoginChallenge> {
       const rules = CHANNELS[channel];
       if (!rules.enabled(deps)) throw appError(rules.disabled);
-      throwIfThrottled([await hitRateLimit(store, `code-login:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000)], authErrors.TOO_MANY_ATTEMPTS);
+      throwIfThrottled(
+        [await hitRateLimit(store, `code-login:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000)],
+        authErrors.TOO_MANY_ATTEMPTS,
+      );
       const loginName = normalizeLoginName(target);
       if (input.twoFactorTicket) {
         return completeTicket({ ...input, twoFactorTicket: input.twoFactorTicket }, ctx, { via: channel, loginName });
@@ -275,12 +398,25 @@ export function createCodeLogin(deps: CodeLoginDeps) {
       try {
         assertCanLogIn(deps, account);
       } catch (error) {
-        await failed(account, loginName, rules.method, account.user.isActive && account.user.status === 'Enabled' ? 'AccountLocked' : 'AccountDisabled', 'Account cannot log in', facts);
+        await failed(
+          account,
+          loginName,
+          rules.method,
+          account.user.isActive && account.user.status === 'Enabled' ? 'AccountLocked' : 'AccountDisabled',
+          'Account cannot log in',
+          facts,
+        );
         throw error;
       }
       if (account.security.twoFactorMethod !== 0) {
         const requested = input.twoFactorMethod === 'recovery' ? undefined : input.twoFactorMethod;
-        return challenge(account, { loginName, via: channel, method: rules.method, excluded: channel }, requested, facts, ctx);
+        return challenge(
+          account,
+          { loginName, via: channel, method: rules.method, excluded: channel },
+          requested,
+          facts,
+          ctx,
+        );
       }
       return finish(account, rules.method, loginName, facts, ctx);
     },

@@ -18,7 +18,9 @@ import { LoginResult, writeLoginLog } from '../../login-log/write.js';
 let server: TestServer;
 const deps = () => server.runtime.deps;
 beforeAll(async () => {
-  server = await startTestServer({ config: { App: { TrustForwardedHeaders: true }, Saas: { Auth: { CaptchaEnabled: false } } } });
+  server = await startTestServer({
+    config: { App: { TrustForwardedHeaders: true }, Saas: { Auth: { CaptchaEnabled: false } } },
+  });
 });
 afterAll(() => server.close());
 
@@ -35,14 +37,23 @@ async function loginTracing(username: string, password: string) {
     return original.call<typeof database, [string, unknown[]], Promise<T[]>>(database, text, params);
   };
   try {
-    const res = await server.json('/api/Auth/Login', { method: 'POST', json: { username, password }, headers: { ...fromIp(), 'x-language': 'en-US' } });
+    const res = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username, password },
+      headers: { ...fromIp(), 'x-language': 'en-US' },
+    });
     return { res, statements };
   } finally {
     database.prepared = original;
   }
 }
 
-const facts: RequestFacts = { ip: '10.31.200.1', userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0', traceId: 'failed-login-test', deviceFingerprint: null };
+const facts: RequestFacts = {
+  ip: '10.31.200.1',
+  userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+  traceId: 'failed-login-test',
+  deviceFingerprint: null,
+};
 
 describe('a failed password login (a known account answered 2 ms later than an unknown name)', () => {
   it('runs the same statements for an unknown name as for a wrong password', async () => {
@@ -64,10 +75,23 @@ describe('a failed password login (a known account answered 2 ms later than an u
     expect(security!.lastFailedLoginTime).not.toBeNull();
     const rowOf = async (traceId: string) => deps().db.select().from(loginLogs).where(eq(loginLogs.traceId, traceId));
     const [known] = await rowOf(wrong.res.body.traceId);
-    expect(known).toMatchObject({ userId: user.id, userName: user.email, tenantId: 0n, result: LoginResult.InvalidCredentials, loginMethod: 'password' });
+    expect(known).toMatchObject({
+      userId: user.id,
+      userName: user.email,
+      tenantId: 0n,
+      result: LoginResult.InvalidCredentials,
+      loginMethod: 'password',
+    });
     const unknownRows = await rowOf(unknown.res.body.traceId);
     expect(unknownRows).toHaveLength(1);
-    expect(unknownRows[0]).toMatchObject({ userId: null, userName: unknownName, tenantId: 0n, result: LoginResult.InvalidCredentials, loginMethod: 'password', message: 'Wrong user name or password' });
+    expect(unknownRows[0]).toMatchObject({
+      userId: null,
+      userName: unknownName,
+      tenantId: 0n,
+      result: LoginResult.InvalidCredentials,
+      loginMethod: 'password',
+      message: 'Wrong user name or password',
+    });
   });
 
   it('writes the row writeLoginLog writes, for a known account and for none', async () => {
@@ -75,11 +99,28 @@ describe('a failed password login (a known account answered 2 ms later than an u
     const at = new Date('2026-05-04T03:02:01.234Z');
     const lockout = { threshold: 5, minutes: 30 };
     for (const userId of [user.id, null]) {
-      const entry = { userId, tenantId: 0n, userName: 'Someone@Example.test', method: 'password', result: 'InvalidCredentials' as const, message: 'Wrong user name or password', at };
-      await recordFailedLogin(deps().database, deps().ids, lockout, { ...entry, request: { ...facts, traceId: `sql-${userId}` } });
+      const entry = {
+        userId,
+        tenantId: 0n,
+        userName: 'Someone@Example.test',
+        method: 'password',
+        result: 'InvalidCredentials' as const,
+        message: 'Wrong user name or password',
+        at,
+      };
+      await recordFailedLogin(deps().database, deps().ids, lockout, {
+        ...entry,
+        request: { ...facts, traceId: `sql-${userId}` },
+      });
       await writeLoginLog(deps().db, deps().ids, { ...entry, request: { ...facts, traceId: `drizzle-${userId}` } });
-      const [bySql] = await deps().db.select().from(loginLogs).where(eq(loginLogs.traceId, `sql-${userId}`));
-      const [byDrizzle] = await deps().db.select().from(loginLogs).where(eq(loginLogs.traceId, `drizzle-${userId}`));
+      const [bySql] = await deps()
+        .db.select()
+        .from(loginLogs)
+        .where(eq(loginLogs.traceId, `sql-${userId}`));
+      const [byDrizzle] = await deps()
+        .db.select()
+        .from(loginLogs)
+        .where(eq(loginLogs.traceId, `drizzle-${userId}`));
       const comparable = (row: typeof bySql) => ({ ...row!, id: undefined, traceId: undefined });
       expect(comparable(bySql)).toEqual(comparable(byDrizzle));
     }
@@ -89,19 +130,36 @@ describe('a failed password login (a known account answered 2 ms later than an u
     const lockout = { threshold: 3, minutes: 30 };
     const at = new Date();
     const user = await createTestUser(deps());
-    const fail = () => recordFailedLogin(deps().database, deps().ids, lockout, { userId: user.id, tenantId: 0n, userName: user.email!, method: 'password', result: 'InvalidCredentials', message: 'Wrong user name or password', request: facts, at });
-    const security = async () => (await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, user.id)))[0]!;
+    const fail = () =>
+      recordFailedLogin(deps().database, deps().ids, lockout, {
+        userId: user.id,
+        tenantId: 0n,
+        userName: user.email!,
+        method: 'password',
+        result: 'InvalidCredentials',
+        message: 'Wrong user name or password',
+        request: facts,
+        at,
+      });
+    const security = async () =>
+      (await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, user.id)))[0]!;
 
     for (let i = 0; i < 3; i++) await fail();
     expect((await security()).failedLoginAttempts).toBe(3);
     expect((await security()).lockoutEndTime).toEqual(new Date(at.getTime() + 30 * 60_000));
     // While it runs (an administrator's longer lock too), failures change nothing.
     const adminLock = new Date(at.getTime() + 86_400_000);
-    await deps().db.update(userSecurity).set({ lockoutEndTime: adminLock, failedLoginAttempts: 0 }).where(eq(userSecurity.userId, user.id));
+    await deps()
+      .db.update(userSecurity)
+      .set({ lockoutEndTime: adminLock, failedLoginAttempts: 0 })
+      .where(eq(userSecurity.userId, user.id));
     await fail();
     expect(await security()).toMatchObject({ failedLoginAttempts: 0, lockoutEndTime: adminLock });
     // Once it has run out, the count starts again and the end is cleared.
-    await deps().db.update(userSecurity).set({ lockoutEndTime: new Date(at.getTime() - 1000), failedLoginAttempts: 3 }).where(eq(userSecurity.userId, user.id));
+    await deps()
+      .db.update(userSecurity)
+      .set({ lockoutEndTime: new Date(at.getTime() - 1000), failedLoginAttempts: 3 })
+      .where(eq(userSecurity.userId, user.id));
     await fail();
     expect(await security()).toMatchObject({ failedLoginAttempts: 1, lockoutEndTime: null });
   });

@@ -44,12 +44,30 @@ export interface FailedLogin {
 }
 
 /** Counts a failed attempt against its account (none for an unknown name) and writes its login-log row, in one statement. */
-export async function recordFailedLogin(database: DatabaseHandle, ids: IdGenerator, lockout: { threshold: number; minutes: number }, attempt: FailedLogin): Promise<void> {
+export async function recordFailedLogin(
+  database: DatabaseHandle,
+  ids: IdGenerator,
+  lockout: { threshold: number; minutes: number },
+  attempt: FailedLogin,
+): Promise<void> {
   const row = loginLogRow(ids, attempt);
   const lockUntil = new Date(attempt.at.getTime() + lockout.minutes * 60_000);
   await database.prepared(FAILED_LOGIN_STATEMENT, [
-    attempt.userId ?? NO_ACCOUNT, attempt.at.toISOString(), lockout.threshold, lockUntil.toISOString(),
-    row.id, row.tenantId, row.userName, row.loginMethod, row.loginIp, row.loginLocation,
-    row.browser, row.operatingSystem, row.deviceFingerprint, row.result, row.message, row.traceId,
+    attempt.userId ?? NO_ACCOUNT,
+    attempt.at.toISOString(),
+    lockout.threshold,
+    lockUntil.toISOString(),
+    row.id,
+    row.tenantId,
+    row.userName,
+    row.loginMethod,
+    row.loginIp,
+    row.loginLocation,
+    row.browser,
+    row.operatingSystem,
+    row.deviceFingerprint,
+    row.result,
+    row.message,
+    row.traceId,
   ]);
 }

@@ -1,8 +1,22 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, roles, tenantMemberships, tenants, userRoles, userSessions } from '../../../../../db/schema/index.js';
+import {
+  auditEntries,
+  roles,
+  tenantMemberships,
+  tenants,
+  userRoles,
+  userSessions,
+} from '../../../../../db/schema/index.js';
 import { ManualClock } from '../../../infra/clock.js';
-import { bearer, claimsOf, createSuperAdmin, createTestTenant, createTestUser, loginAs } from '../../../testing/auth-fixtures.js';
+import {
+  bearer,
+  claimsOf,
+  createSuperAdmin,
+  createTestTenant,
+  createTestUser,
+  loginAs,
+} from '../../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../../testing/harness.js';
 
 // Memberships and tenants expire by this clock, which the tests move by hand.
@@ -32,7 +46,11 @@ describe('login landing', () => {
     const user = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });
     const token = await loginAs(server, user);
     expect(claimsOf(token.accessToken).TenantId).toBe(String(tenant));
-    expect(await info(token.accessToken)).toMatchObject({ isPlatform: false, tenantId: String(tenant), canAccessPlatform: false });
+    expect(await info(token.accessToken)).toMatchObject({
+      isPlatform: false,
+      tenantId: String(tenant),
+      canAccessPlatform: false,
+    });
     const [session] = await deps().db.select().from(userSessions).where(eq(userSessions.userId, user.id));
     expect(session!.tenantId).toBe(tenant);
   });
@@ -53,10 +71,18 @@ describe('login landing', () => {
     const unconfigured = await createTestTenant(deps(), { configStatus: 'Pending' });
     const lapsedMembership = await createTestTenant(deps());
     const user = await createTestUser(deps(), { tenantId: good, memberOf: [good, suspended, expired, unconfigured] });
-    await deps().db.insert(tenantMemberships).values({ id: deps().ids.next(), tenantId: lapsedMembership, userId: user.id, expirationTime: new Date(clock.nowMs() - 1) });
+    await deps()
+      .db.insert(tenantMemberships)
+      .values({
+        id: deps().ids.next(),
+        tenantId: lapsedMembership,
+        userId: user.id,
+        expirationTime: new Date(clock.nowMs() - 1),
+      });
     const token = await loginAs(server, user);
     expect(claimsOf(token.accessToken).TenantId).toBe(String(good));
-    const list = (await server.json('/api/TenantQuery/MyAvailableTenants', { headers: bearer(token.accessToken) })).body.data;
+    const list = (await server.json('/api/TenantQuery/MyAvailableTenants', { headers: bearer(token.accessToken) })).body
+      .data;
     expect(list.map((t: { tenantId: string }) => t.tenantId)).toEqual([String(good)]);
     expect(list[0]).toMatchObject({ isCurrent: true, memberType: 'Member', tenantStatus: 'Normal' });
   });
@@ -65,7 +91,8 @@ describe('login landing', () => {
     const tenant = await createTestTenant(deps());
     const token = await loginAs(server, await createSuperAdmin(deps()));
     expect(claimsOf(token.accessToken)).not.toHaveProperty('TenantId');
-    const list = (await server.json('/api/TenantQuery/MyAvailableTenants', { headers: bearer(token.accessToken) })).body.data;
+    const list = (await server.json('/api/TenantQuery/MyAvailableTenants', { headers: bearer(token.accessToken) })).body
+      .data;
     expect(list.map((t: { tenantId: string }) => t.tenantId)).toContain(String(tenant));
   });
 });
@@ -77,7 +104,11 @@ describe('SwitchTenant', () => {
     const user = await createTestUser(deps(), { tenantId: a, memberOf: [a, b] });
     const first = await loginAs(server, user);
     const sessionId = claimsOf(first.accessToken).SessionId;
-    const toB = await server.json('/api/Auth/SwitchTenant', { method: 'POST', json: { tenantId: String(b) }, headers: bearer(first.accessToken) });
+    const toB = await server.json('/api/Auth/SwitchTenant', {
+      method: 'POST',
+      json: { tenantId: String(b) },
+      headers: bearer(first.accessToken),
+    });
     expect(toB.status).toBe(200);
     const claims = claimsOf(toB.body.data.accessToken);
     expect(claims).toMatchObject({ TenantId: String(b), SessionId: sessionId });
@@ -88,10 +119,17 @@ describe('SwitchTenant', () => {
     const sessions = await deps().db.select().from(userSessions).where(eq(userSessions.userId, user.id));
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.tenantId).toBe(b);
-    const audit = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'TenantSwitched')));
+    const audit = await deps()
+      .db.select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'TenantSwitched')));
     expect(audit).toHaveLength(1);
 
-    const toPlatform = await server.json('/api/Auth/SwitchTenant', { method: 'POST', json: { tenantId: null }, headers: bearer(toB.body.data.accessToken) });
+    const toPlatform = await server.json('/api/Auth/SwitchTenant', {
+      method: 'POST',
+      json: { tenantId: null },
+      headers: bearer(toB.body.data.accessToken),
+    });
     expect(toPlatform.status).toBe(200);
     expect(claimsOf(toPlatform.body.data.accessToken)).not.toHaveProperty('TenantId');
     const [row] = await deps().db.select().from(userSessions).where(eq(userSessions.userId, user.id));
@@ -104,7 +142,12 @@ describe('SwitchTenant', () => {
     const frozen = await createTestTenant(deps(), { status: 'Suspended' });
     const user = await createTestUser(deps(), { tenantId: mine, memberOf: [mine, frozen] });
     const token = (await loginAs(server, user)).accessToken;
-    const go = (tenantId: unknown) => server.json('/api/Auth/SwitchTenant', { method: 'POST', json: { tenantId }, headers: { ...bearer(token), 'x-language': 'en-US' } });
+    const go = (tenantId: unknown) =>
+      server.json('/api/Auth/SwitchTenant', {
+        method: 'POST',
+        json: { tenantId },
+        headers: { ...bearer(token), 'x-language': 'en-US' },
+      });
     expect((await go(String(other))).status).toBe(403);
     expect((await go('424242424242')).status).toBe(404);
     const suspended = await go(String(frozen));
@@ -119,10 +162,18 @@ describe('SwitchTenant', () => {
   it('lets the super-administrator enter any available tenant and rebuilds the snapshot for it', async () => {
     const tenant = await createTestTenant(deps());
     const token = (await loginAs(server, await createSuperAdmin(deps()))).accessToken;
-    const res = await server.json('/api/Auth/SwitchTenant', { method: 'POST', json: { tenantId: Number(tenant) < Number.MAX_SAFE_INTEGER ? Number(tenant) : String(tenant) }, headers: bearer(token) });
+    const res = await server.json('/api/Auth/SwitchTenant', {
+      method: 'POST',
+      json: { tenantId: Number(tenant) < Number.MAX_SAFE_INTEGER ? Number(tenant) : String(tenant) },
+      headers: bearer(token),
+    });
     expect(res.status).toBe(200);
     expect(claimsOf(res.body.data.accessToken)).toMatchObject({ TenantId: String(tenant), permission: '*' });
-    expect(await info(res.body.data.accessToken)).toMatchObject({ isPlatform: false, tenantId: String(tenant), canAccessPlatform: true });
+    expect(await info(res.body.data.accessToken)).toMatchObject({
+      isPlatform: false,
+      tenantId: String(tenant),
+      canAccessPlatform: true,
+    });
   });
 
   it('ends access to a tenant that is suspended while a session is in it', async () => {
@@ -141,7 +192,10 @@ describe('SwitchTenant', () => {
     const tenant = await createTestTenant(deps());
     const user = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });
     const until = new Date(clock.nowMs() + 60_000);
-    await deps().db.update(tenantMemberships).set({ expirationTime: until }).where(eq(tenantMemberships.userId, user.id));
+    await deps()
+      .db.update(tenantMemberships)
+      .set({ expirationTime: until })
+      .where(eq(tenantMemberships.userId, user.id));
     const token = (await loginAs(server, user)).accessToken;
     const en = { ...bearer(token), 'x-language': 'en-US' };
     expect((await server.json('/api/Auth/UserInfo', { headers: en })).status).toBe(200);
@@ -161,28 +215,41 @@ describe('SwitchTenant', () => {
     await deps().db.update(tenantMemberships).set({ status: 'Disabled' }).where(eq(tenantMemberships.userId, other.id));
     await deps().sessionState.invalidateTenant(tenant);
     expect((await server.json('/api/Auth/UserInfo', { headers: bearer(second) })).status).toBe(403);
-    expect((await server.json('/api/Auth/Logout', { method: 'POST', json: {}, headers: bearer(second) })).status).toBe(200);
+    expect((await server.json('/api/Auth/Logout', { method: 'POST', json: {}, headers: bearer(second) })).status).toBe(
+      200,
+    );
   });
 
   it('keeps a membership that has not started yet from opening the tenant, and lets the super-administrator in without one', async () => {
     const tenant = await createTestTenant(deps());
     const user = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });
     const token = (await loginAs(server, user)).accessToken;
-    await deps().db.update(tenantMemberships).set({ effectiveTime: new Date(clock.nowMs() + 3_600_000) }).where(eq(tenantMemberships.userId, user.id));
+    await deps()
+      .db.update(tenantMemberships)
+      .set({ effectiveTime: new Date(clock.nowMs() + 3_600_000) })
+      .where(eq(tenantMemberships.userId, user.id));
     await deps().sessionState.invalidateTenant(tenant);
     expect((await server.json('/api/Auth/UserInfo', { headers: bearer(token) })).status).toBe(403);
 
     const admin = (await loginAs(server, await createSuperAdmin(deps()))).accessToken;
-    const inside = await server.json('/api/Auth/SwitchTenant', { method: 'POST', json: { tenantId: String(tenant) }, headers: bearer(admin) });
+    const inside = await server.json('/api/Auth/SwitchTenant', {
+      method: 'POST',
+      json: { tenantId: String(tenant) },
+      headers: bearer(admin),
+    });
     expect(inside.status).toBe(200);
-    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(inside.body.data.accessToken) })).status).toBe(200);
+    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(inside.body.data.accessToken) })).status).toBe(
+      200,
+    );
   });
 
   it('makes only the platform role a super-administrator, not a tenant role carrying its code', async () => {
     const tenant = await createTestTenant(deps());
     const user = await createTestUser(deps(), { tenantId: tenant, memberOf: [tenant] });
     const roleId = deps().ids.next();
-    await deps().db.insert(roles).values({ id: roleId, tenantId: tenant, roleCode: 'super_admin', roleName: 'Impostor' });
+    await deps()
+      .db.insert(roles)
+      .values({ id: roleId, tenantId: tenant, roleCode: 'super_admin', roleName: 'Impostor' });
     await deps().db.insert(userRoles).values({ id: deps().ids.next(), tenantId: tenant, userId: user.id, roleId });
     await deps().authz.invalidateUser(user.id);
     expect((await deps().authz.get(user.id, tenant)).isSuperAdmin).toBe(false);

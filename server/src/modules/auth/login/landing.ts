@@ -22,7 +22,10 @@ export interface AvailableTenant {
 }
 
 /** Whether a tenant can be entered now: Normal, configured, not deleted, not expired. */
-export function tenantAvailability(row: { status: string; configStatus: string; isDeleted: boolean; expirationTime: Date | null }, now: Date): string | undefined {
+export function tenantAvailability(
+  row: { status: string; configStatus: string; isDeleted: boolean; expirationTime: Date | null },
+  now: Date,
+): string | undefined {
   if (row.isDeleted) return 'Deleted';
   if (row.status !== 'Normal') return row.status;
   if (row.configStatus !== 'Configured') return 'NotConfigured';
@@ -47,7 +50,12 @@ const tenantColumns = {
  * The tenants a user may enter now: active, accepted memberships within their validity period,
  * in tenants that are available. The super-administrator may enter every available tenant.
  */
-export async function availableTenants(db: Executor, userId: bigint, isSuperAdmin: boolean, now: Date): Promise<AvailableTenant[]> {
+export async function availableTenants(
+  db: Executor,
+  userId: bigint,
+  isSuperAdmin: boolean,
+  now: Date,
+): Promise<AvailableTenant[]> {
   const members = await db
     .select({
       ...tenantColumns,
@@ -72,13 +80,36 @@ export async function availableTenants(db: Executor, userId: bigint, isSuperAdmi
   const rows: Array<AvailableTenant & { isDeleted: boolean }> = members.filter((m) => m.tenantId !== 0n);
   if (isSuperAdmin) {
     const known = new Set(rows.map((r) => r.tenantId));
-    const all = await db.select(tenantColumns).from(tenants).where(notDeleted(tenants.isDeleted)).orderBy(asc(tenants.name), asc(tenants.id));
+    const all = await db
+      .select(tenantColumns)
+      .from(tenants)
+      .where(notDeleted(tenants.isDeleted))
+      .orderBy(asc(tenants.name), asc(tenants.id));
     for (const t of all) {
-      if (t.tenantId !== 0n && !known.has(t.tenantId)) rows.push({ ...t, membershipId: null, memberType: null, inviteStatus: null, membershipExpirationTime: null, joinedTime: null });
+      if (t.tenantId !== 0n && !known.has(t.tenantId))
+        rows.push({
+          ...t,
+          membershipId: null,
+          memberType: null,
+          inviteStatus: null,
+          membershipExpirationTime: null,
+          joinedTime: null,
+        });
     }
   }
   return rows
-    .filter((r) => !tenantAvailability({ status: r.tenantStatus, configStatus: r.configStatus, isDeleted: r.isDeleted, expirationTime: r.expirationTime }, now))
+    .filter(
+      (r) =>
+        !tenantAvailability(
+          {
+            status: r.tenantStatus,
+            configStatus: r.configStatus,
+            isDeleted: r.isDeleted,
+            expirationTime: r.expirationTime,
+          },
+          now,
+        ),
+    )
     .map(({ isDeleted: _, ...rest }) => rest);
 }
 

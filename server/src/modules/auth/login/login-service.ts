@@ -15,7 +15,13 @@ import type { LoginRequest, LoginResponse } from '../schemas.js';
 import type { LoginResultName } from '../../login-log/write.js';
 import type { LoginToken } from '../session/tokens.js';
 import type { Culture } from '../../../config/schema.js';
-import { availableMethods, createTwoFactor, normalizeLoginName, type TwoFactorAccount, type TwoFactorMethodName } from '../two-factor/two-factor.js';
+import {
+  availableMethods,
+  createTwoFactor,
+  normalizeLoginName,
+  type TwoFactorAccount,
+  type TwoFactorMethodName,
+} from '../two-factor/two-factor.js';
 import { findAccount, type LoginAccount } from './account-lookup.js';
 import { recordFailedLogin } from './failed-login.js';
 import { useRecoveryCode } from '../recovery-login.js';
@@ -38,7 +44,20 @@ export function twoFactorAccount(account: NonNullable<LoginAccount>): TwoFactorA
   };
 }
 
-type LoginDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'config' | 'events' | 'store' | 'messages' | 'hasher' | 'logger' | 'twoFactorSecrets'> & {
+type LoginDeps = Pick<
+  AppDeps,
+  | 'db'
+  | 'database'
+  | 'ids'
+  | 'clock'
+  | 'config'
+  | 'events'
+  | 'store'
+  | 'messages'
+  | 'hasher'
+  | 'logger'
+  | 'twoFactorSecrets'
+> & {
   authz: AuthorizationService;
   codes: CodeService;
   sessions: SessionService;
@@ -49,8 +68,22 @@ export function createLoginService(deps: LoginDeps) {
   const auth = config.Saas.Auth;
   const twoFactor = createTwoFactor(deps);
 
-  async function fail(result: LoginResultName, message: string, facts: RequestFacts, loginName: string, account?: LoginAccount): Promise<void> {
-    await events.publish('AuthLoginFailed', { userId: account?.user.id ?? null, userName: loginName, tenantId: account?.user.tenantId ?? 0n, method: 'password', result, message, request: facts });
+  async function fail(
+    result: LoginResultName,
+    message: string,
+    facts: RequestFacts,
+    loginName: string,
+    account?: LoginAccount,
+  ): Promise<void> {
+    await events.publish('AuthLoginFailed', {
+      userId: account?.user.id ?? null,
+      userName: loginName,
+      tenantId: account?.user.tenantId ?? 0n,
+      method: 'password',
+      result,
+      message,
+      request: facts,
+    });
   }
 
   /**
@@ -59,12 +92,29 @@ export function createLoginService(deps: LoginDeps) {
    * that names no account runs the same statement, counted against no account, so that both
    * answer in the same time.
    */
-  async function countFailure(account: LoginAccount, attempt: { loginName: string; method: string; result: LoginResultName; message: string; facts: RequestFacts }): Promise<void> {
+  async function countFailure(
+    account: LoginAccount,
+    attempt: { loginName: string; method: string; result: LoginResultName; message: string; facts: RequestFacts },
+  ): Promise<void> {
     const userId = account?.user.id ?? null;
     const tenantId = account?.user.tenantId ?? 0n;
     const { loginName, method, result, message, facts } = attempt;
-    await recordFailedLogin(deps.database, deps.ids, { threshold: auth.LockoutThreshold, minutes: auth.LockoutMinutes }, { userId, tenantId, userName: loginName, method, result, message, request: facts, at: clock.now() });
-    await events.publish('AuthLoginFailed', { userId, userName: loginName, tenantId, method, result, message, request: facts, recorded: true });
+    await recordFailedLogin(
+      deps.database,
+      deps.ids,
+      { threshold: auth.LockoutThreshold, minutes: auth.LockoutMinutes },
+      { userId, tenantId, userName: loginName, method, result, message, request: facts, at: clock.now() },
+    );
+    await events.publish('AuthLoginFailed', {
+      userId,
+      userName: loginName,
+      tenantId,
+      method,
+      result,
+      message,
+      request: facts,
+      recorded: true,
+    });
   }
 
   /** SPEC: fixed windows of a minute per (account + address) and per address alone. */
@@ -79,8 +129,20 @@ export function createLoginService(deps: LoginDeps) {
     throw appError(authErrors.TOO_MANY_ATTEMPTS, { params: { seconds }, headers: { 'Retry-After': String(seconds) } });
   }
 
-  function challenge(methods: TwoFactorMethodName[], method: TwoFactorMethodName | null, codeSent: boolean, ticket: string): LoginResponse {
-    return { requiresTwoFactor: true, availableTwoFactorMethods: methods, twoFactorMethod: method, codeSent, twoFactorTicket: ticket, token: null };
+  function challenge(
+    methods: TwoFactorMethodName[],
+    method: TwoFactorMethodName | null,
+    codeSent: boolean,
+    ticket: string,
+  ): LoginResponse {
+    return {
+      requiresTwoFactor: true,
+      availableTwoFactorMethods: methods,
+      twoFactorMethod: method,
+      codeSent,
+      twoFactorTicket: ticket,
+      token: null,
+    };
   }
 
   /**
@@ -88,23 +150,54 @@ export function createLoginService(deps: LoginDeps) {
    * (nothing is sent); a right code is spent (recovery-login.ts) and the login goes on. It works
    * even when no method is usable, which is what the codes are for.
    */
-  async function recoveryStage(input: LoginRequest, account: NonNullable<LoginAccount>, loginName: string, facts: RequestFacts, ctx: CallContext): Promise<LoginResponse | undefined> {
+  async function recoveryStage(
+    input: LoginRequest,
+    account: NonNullable<LoginAccount>,
+    loginName: string,
+    facts: RequestFacts,
+    ctx: CallContext,
+  ): Promise<LoginResponse | undefined> {
     const methods = availableMethods(twoFactorAccount(account), deps.messages);
     if (!input.twoFactorTicket) {
       const ticket = await twoFactor.issueTicket(account.user.id, loginName);
-      await events.publish('AuthTwoFactorRequired', { userId: account.user.id, userName: loginName, tenantId: account.user.tenantId, method: 'password', request: facts });
+      await events.publish('AuthTwoFactorRequired', {
+        userId: account.user.id,
+        userName: loginName,
+        tenantId: account.user.tenantId,
+        method: 'password',
+        request: facts,
+      });
       return challenge(methods, null, false, ticket);
     }
     if (!input.twoFactorCode) return challenge(methods, null, false, input.twoFactorTicket);
-    if (!(await useRecoveryCode(deps, { userId: account.user.id, tenantId: account.user.tenantId, culture: ctx.culture }, input.twoFactorCode, facts))) {
-      await countFailure(account, { loginName, method: 'password', result: 'TwoFactorFailed', message: 'Second factor (recovery) refused', facts });
+    if (
+      !(await useRecoveryCode(
+        deps,
+        { userId: account.user.id, tenantId: account.user.tenantId, culture: ctx.culture },
+        input.twoFactorCode,
+        facts,
+      ))
+    ) {
+      await countFailure(account, {
+        loginName,
+        method: 'password',
+        result: 'TwoFactorFailed',
+        message: 'Second factor (recovery) refused',
+        facts,
+      });
       throw appError(authErrors.TWO_FACTOR_CODE_INVALID);
     }
     return undefined;
   }
 
   /** The second-factor stages; returns a challenge to answer, or undefined when passed. */
-  async function secondFactor(input: LoginRequest, account: NonNullable<LoginAccount>, loginName: string, facts: RequestFacts, ctx: CallContext): Promise<LoginResponse | undefined> {
+  async function secondFactor(
+    input: LoginRequest,
+    account: NonNullable<LoginAccount>,
+    loginName: string,
+    facts: RequestFacts,
+    ctx: CallContext,
+  ): Promise<LoginResponse | undefined> {
     if (account.security.twoFactorMethod === 0) return undefined;
     if (input.twoFactorMethod === 'recovery') return recoveryStage(input, account, loginName, facts, ctx);
     const tfa = twoFactorAccount(account);
@@ -114,12 +207,19 @@ export function createLoginService(deps: LoginDeps) {
       await fail('TwoFactorFailed', 'No second-factor method usable', facts, loginName, account);
       throw appError(authErrors.TWO_FACTOR_METHOD_UNAVAILABLE, { params: { method: input.twoFactorMethod ?? '-' } });
     }
-    const requested = input.twoFactorMethod && methods.includes(input.twoFactorMethod) ? input.twoFactorMethod : undefined;
+    const requested =
+      input.twoFactorMethod && methods.includes(input.twoFactorMethod) ? input.twoFactorMethod : undefined;
     if (!input.twoFactorTicket) {
       const ticket = await twoFactor.issueTicket(account.user.id, loginName);
       const method = requested ?? (methods.length === 1 ? methods[0]! : null);
       if (method === 'email' || method === 'phone') await twoFactor.sendCode(tfa, method, ctx);
-      await events.publish('AuthTwoFactorRequired', { userId: account.user.id, userName: loginName, tenantId: account.user.tenantId, method: 'password', request: facts });
+      await events.publish('AuthTwoFactorRequired', {
+        userId: account.user.id,
+        userName: loginName,
+        tenantId: account.user.tenantId,
+        method: 'password',
+        request: facts,
+      });
       return challenge(methods, method, method === 'email' || method === 'phone', ticket);
     }
     const method = input.twoFactorMethod ?? (methods.length === 1 ? methods[0] : undefined);
@@ -138,14 +238,25 @@ export function createLoginService(deps: LoginDeps) {
     }
     if (!(await twoFactor.verify(tfa, method, input.twoFactorCode))) {
       // Wrong codes count toward the lockout: a 6-digit code must not be guessable.
-      await countFailure(account, { loginName, method: 'password', result: 'TwoFactorFailed', message: `Second factor (${method}) refused`, facts });
+      await countFailure(account, {
+        loginName,
+        method: 'password',
+        result: 'TwoFactorFailed',
+        message: `Second factor (${method}) refused`,
+        facts,
+      });
       throw appError(authErrors.TWO_FACTOR_CODE_INVALID);
     }
     return undefined;
   }
 
   /** A ticket check whose failure (unknown, expired, another user's) is a failed attempt like any other. */
-  async function checkTicket(ticket: string, loginName: string, facts: RequestFacts, account?: NonNullable<LoginAccount>): Promise<void> {
+  async function checkTicket(
+    ticket: string,
+    loginName: string,
+    facts: RequestFacts,
+    account?: NonNullable<LoginAccount>,
+  ): Promise<void> {
     try {
       await twoFactor.checkTicket(ticket, account?.user.id, loginName);
     } catch (error) {
@@ -163,23 +274,58 @@ export function createLoginService(deps: LoginDeps) {
    * (password, one-time codes, external login), so landing, device policies, the forced-change
    * lock and the success event are the same for all.
    */
-  async function startSession(account: NonNullable<LoginAccount>, options: { method: string; loginName: string; facts: RequestFacts; culture: Culture; forceChange: boolean; usesDefault?: boolean }): Promise<LoginToken> {
+  async function startSession(
+    account: NonNullable<LoginAccount>,
+    options: {
+      method: string;
+      loginName: string;
+      facts: RequestFacts;
+      culture: Culture;
+      forceChange: boolean;
+      usesDefault?: boolean;
+    },
+  ): Promise<LoginToken> {
     const { user, security } = account;
     const { facts, forceChange } = options;
     const isSuperAdmin = (await deps.authz.get(user.id, 0n)).isSuperAdmin;
     // Platform accounts and the super-administrator always land in the platform state.
     const landsOnPlatform = user.tenantId === 0n || isSuperAdmin;
-    const tenantId = landsOnPlatform ? 0n : landingTenant(user.tenantId, isSuperAdmin, await availableTenants(db, user.id, isSuperAdmin, clock.now()));
+    const tenantId = landsOnPlatform
+      ? 0n
+      : landingTenant(user.tenantId, isSuperAdmin, await availableTenants(db, user.id, isSuperAdmin, clock.now()));
     const { sessionId, token } = await deps.sessions.create({
-      user: { userId: user.id, userName: user.userName, email: user.email, phone: user.phone, avatar: user.avatar, securityStamp: security.securityStamp, allowMultiLogin: security.allowMultiLogin, maxLoginDevices: security.maxLoginDevices },
+      user: {
+        userId: user.id,
+        userName: user.userName,
+        email: user.email,
+        phone: user.phone,
+        avatar: user.avatar,
+        securityStamp: security.securityStamp,
+        allowMultiLogin: security.allowMultiLogin,
+        maxLoginDevices: security.maxLoginDevices,
+      },
       tenantId,
       method: options.method,
       request: facts,
       recordLogin: { loginName: options.loginName },
       lockReason: forceChange ? 'PasswordChangeRequired' : undefined,
     });
-    if (forceChange) await notifySecurity(deps, { userId: user.id, tenantId, culture: options.culture, kind: options.usesDefault ? 'defaultPassword' : 'changeRequired', request: facts });
-    await events.publish('AuthLoginSucceeded', { userId: user.id, userName: options.loginName, tenantId, sessionId, method: options.method, request: facts });
+    if (forceChange)
+      await notifySecurity(deps, {
+        userId: user.id,
+        tenantId,
+        culture: options.culture,
+        kind: options.usesDefault ? 'defaultPassword' : 'changeRequired',
+        request: facts,
+      });
+    await events.publish('AuthLoginSucceeded', {
+      userId: user.id,
+      userName: options.loginName,
+      tenantId,
+      sessionId,
+      method: options.method,
+      request: facts,
+    });
     return token;
   }
 
@@ -206,7 +352,10 @@ export function createLoginService(deps: LoginDeps) {
         await fail('TwoFactorFailed', 'Second-factor ticket missing', facts, loginName);
         throw appError(authErrors.TWO_FACTOR_EXPIRED);
       } else if (auth.CaptchaEnabled) {
-        const ok = !!input.captchaId && !!input.captchaCode && (await deps.codes.consume('captcha', input.captchaId, input.captchaCode));
+        const ok =
+          !!input.captchaId &&
+          !!input.captchaCode &&
+          (await deps.codes.consume('captcha', input.captchaId, input.captchaCode));
         if (!ok) {
           await fail('Failed', 'Captcha wrong or expired', facts, loginName);
           throw appError(authErrors.CAPTCHA_INVALID);
@@ -217,9 +366,17 @@ export function createLoginService(deps: LoginDeps) {
       // An unknown name does the work of a wrong password, so that the answer time does not tell
       // whether an account exists: the same lookup, an argon2 verification (against a dummy hash),
       // and the same failure statement (counted against no account, its login-log row written).
-      const check = account ? await deps.hasher.verify(account.security.passwordHash, input.password) : { ok: await deps.hasher.verifyAgainstDummy(input.password), needsRehash: false };
+      const check = account
+        ? await deps.hasher.verify(account.security.passwordHash, input.password)
+        : { ok: await deps.hasher.verifyAgainstDummy(input.password), needsRehash: false };
       if (!account || !check.ok) {
-        await countFailure(account, { loginName, method: 'password', result: 'InvalidCredentials', message: 'Wrong user name or password', facts });
+        await countFailure(account, {
+          loginName,
+          method: 'password',
+          result: 'InvalidCredentials',
+          message: 'Wrong user name or password',
+          facts,
+        });
         throw appError(authErrors.INVALID_CREDENTIALS);
       }
       const { user, security } = account;
@@ -227,7 +384,9 @@ export function createLoginService(deps: LoginDeps) {
       // With the right password only: a lockout tells nothing to someone who does not know it.
       if (security.lockoutEndTime && security.lockoutEndTime > now) {
         await fail('AccountLocked', 'Account locked', facts, loginName, account);
-        throw appError(authErrors.ACCOUNT_LOCKED, { params: { minutes: Math.ceil((security.lockoutEndTime.getTime() - now.getTime()) / 60_000) } });
+        throw appError(authErrors.ACCOUNT_LOCKED, {
+          params: { minutes: Math.ceil((security.lockoutEndTime.getTime() - now.getTime()) / 60_000) },
+        });
       }
       if (!user.isActive) {
         await fail('AccountDisabled', 'Account not activated', facts, loginName, account);
@@ -254,11 +413,22 @@ export function createLoginService(deps: LoginDeps) {
       if (security.failedLoginAttempts !== 0 || security.lockoutEndTime !== null || check.needsRehash) {
         await db
           .update(userSecurity)
-          .set({ failedLoginAttempts: 0, lockoutEndTime: null, ...(check.needsRehash ? { passwordHash: await deps.hasher.hash(input.password) } : {}) })
+          .set({
+            failedLoginAttempts: 0,
+            lockoutEndTime: null,
+            ...(check.needsRehash ? { passwordHash: await deps.hasher.hash(input.password) } : {}),
+          })
           .where(eq(userSecurity.userId, user.id));
       }
 
-      const token = await startSession(account, { method: 'password', loginName, facts, culture: ctx.culture, forceChange, usesDefault });
+      const token = await startSession(account, {
+        method: 'password',
+        loginName,
+        facts,
+        culture: ctx.culture,
+        forceChange,
+        usesDefault,
+      });
       return { requiresTwoFactor: false, token };
     },
   };

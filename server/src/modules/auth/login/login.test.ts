@@ -2,7 +2,15 @@ import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginLogs, users, userSecurity } from '../../../../../db/schema/index.js';
-import { bearer, claimsOf, createTestTenant, createTestUser, GOOD_PASSWORD, grantRole, watchCodes } from '../../../testing/auth-fixtures.js';
+import {
+  bearer,
+  claimsOf,
+  createTestTenant,
+  createTestUser,
+  GOOD_PASSWORD,
+  grantRole,
+  watchCodes,
+} from '../../../testing/auth-fixtures.js';
 import { ManualClock } from '../../../infra/clock.js';
 import { startTestServer, type TestServer } from '../../../testing/harness.js';
 import { LoginResult } from '../../login-log/write.js';
@@ -25,12 +33,20 @@ const fromIp = () => ({ 'x-forwarded-for': `10.9.${Math.floor(++ipCounter / 250)
 
 async function captcha(headers: Record<string, string>) {
   const res = await server.json('/api/Auth/Captcha', { headers });
-  return { captchaId: res.body.data.captchaId as string, captchaCode: codes.last('captcha', res.body.data.captchaId)!, res };
+  return {
+    captchaId: res.body.data.captchaId as string,
+    captchaCode: codes.last('captcha', res.body.data.captchaId)!,
+    res,
+  };
 }
 
 async function login(body: Record<string, unknown>, headers = fromIp()) {
   const c = await captcha(headers);
-  return server.json('/api/Auth/Login', { method: 'POST', json: { captchaId: c.captchaId, captchaCode: c.captchaCode, ...body }, headers: { ...headers, 'x-language': 'en-US' } });
+  return server.json('/api/Auth/Login', {
+    method: 'POST',
+    json: { captchaId: c.captchaId, captchaCode: c.captchaCode, ...body },
+    headers: { ...headers, 'x-language': 'en-US' },
+  });
 }
 
 describe('LoginConfig and captcha', () => {
@@ -40,7 +56,11 @@ describe('LoginConfig and captcha', () => {
   });
 
   it('leaves out the code logins that are switched off', async () => {
-    const off = await startTestServer({ config: { Saas: { Auth: { LoginMethods: ['password', 'email', 'phone-code', 'SMS'], PhoneCodeLoginEnabled: false } } } });
+    const off = await startTestServer({
+      config: {
+        Saas: { Auth: { LoginMethods: ['password', 'email', 'phone-code', 'SMS'], PhoneCodeLoginEnabled: false } },
+      },
+    });
     try {
       expect((await off.json('/api/Auth/LoginConfig')).body.data.loginMethods).toEqual(['password', 'email']);
     } finally {
@@ -56,16 +76,28 @@ describe('LoginConfig and captcha', () => {
     expect(captchaCode).toMatch(/^\d{4}$/);
     const user = await createTestUser(server.runtime.deps);
     const wrong = String((Number(captchaCode) + 1) % 10000).padStart(4, '0');
-    const first = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password, captchaId, captchaCode: wrong }, headers: { ...headers, 'x-language': 'en-US' } });
+    const first = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username: user.email, password: user.password, captchaId, captchaCode: wrong },
+      headers: { ...headers, 'x-language': 'en-US' },
+    });
     expect(first.status).toBe(400);
     expect(first.body.data).toMatch(/captcha/i);
-    const again = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password, captchaId, captchaCode }, headers });
+    const again = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username: user.email, password: user.password, captchaId, captchaCode },
+      headers,
+    });
     expect(again.status).toBe(400);
   });
 
   it('refuses a login without a captcha when it is on', async () => {
     const user = await createTestUser(server.runtime.deps);
-    const res = await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: user.password }, headers: { ...fromIp(), 'x-language': 'en-US' } });
+    const res = await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username: user.email, password: user.password },
+      headers: { ...fromIp(), 'x-language': 'en-US' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.data).toMatch(/captcha/i);
   });
@@ -83,8 +115,31 @@ describe('password login', () => {
     expect(token.expiresAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(Buffer.from(token.refreshToken, 'base64url').length).toBeGreaterThanOrEqual(32);
     const claims = claimsOf(token.accessToken);
-    expect(Object.keys(claims).sort()).toEqual(['DeviceFingerprint', 'Email', 'Phone', 'SessionId', 'UserId', 'UserName', 'aud', 'exp', 'iat', 'iss', 'jti', 'nbf', 'sub'].sort());
-    expect(claims).toMatchObject({ sub: String(user.id), UserId: String(user.id), UserName: user.userName, Email: user.email, Phone: '+8613800000000', DeviceFingerprint: 'device-1' });
+    expect(Object.keys(claims).sort()).toEqual(
+      [
+        'DeviceFingerprint',
+        'Email',
+        'Phone',
+        'SessionId',
+        'UserId',
+        'UserName',
+        'aud',
+        'exp',
+        'iat',
+        'iss',
+        'jti',
+        'nbf',
+        'sub',
+      ].sort(),
+    );
+    expect(claims).toMatchObject({
+      sub: String(user.id),
+      UserId: String(user.id),
+      UserName: user.userName,
+      Email: user.email,
+      Phone: '+8613800000000',
+      DeviceFingerprint: 'device-1',
+    });
     expect(claims).not.toHaveProperty('TenantId');
     expect(claims).not.toHaveProperty('permission');
     expect((await server.json('/api/Auth/UserInfo', { headers: bearer(token.accessToken) })).status).toBe(200);
@@ -98,17 +153,24 @@ describe('password login', () => {
     const user = await createTestUser(server.runtime.deps, { tenantId: tenant, memberOf: [tenant] });
     await grantRole(server.runtime.deps, user.id, tenant, ['saas:user:read'], `reader_${user.id}`);
     await grantRole(server.runtime.deps, user.id, tenant, [], `viewer_${user.id}`);
-    const claims = claimsOf((await login({ username: user.email, password: user.password })).body.data.token.accessToken);
+    const claims = claimsOf(
+      (await login({ username: user.email, password: user.password })).body.data.token.accessToken,
+    );
     expect((claims.role as string[]).sort()).toEqual([`reader_${user.id}`, `viewer_${user.id}`]);
     expect(claims.TenantId).toBe(String(tenant));
     expect(claims).not.toHaveProperty('permission');
-    const admin = await login({ username: server.runtime.deps.config.Saas.Seed.AdminEmail, password: server.runtime.deps.config.Saas.Seed.AdminPassword });
+    const admin = await login({
+      username: server.runtime.deps.config.Saas.Seed.AdminEmail,
+      password: server.runtime.deps.config.Saas.Seed.AdminPassword,
+    });
     expect(claimsOf(admin.body.data.token.accessToken)).toMatchObject({ role: ['super_admin'], permission: '*' });
   });
 
   it('lets platform accounts log in by user name too, case-insensitively, but not tenant accounts', async () => {
     const platform = await createTestUser(server.runtime.deps, { userName: `Plat_${clock.nowMs()}` });
-    expect((await login({ username: `  ${platform.userName.toUpperCase()} `, password: platform.password })).status).toBe(200);
+    expect(
+      (await login({ username: `  ${platform.userName.toUpperCase()} `, password: platform.password })).status,
+    ).toBe(200);
     const tenant = await createTestTenant(server.runtime.deps);
     const member = await createTestUser(server.runtime.deps, { tenantId: tenant, memberOf: [tenant] });
     expect((await login({ username: member.userName, password: member.password })).status).toBe(400);
@@ -121,7 +183,11 @@ describe('password login', () => {
       const headers = fromIp();
       const c = await captcha(headers);
       const started = performance.now();
-      const res = await server.json('/api/Auth/Login', { method: 'POST', json: { ...c, ...body, res: undefined }, headers: { ...headers, 'x-language': 'en-US' } });
+      const res = await server.json('/api/Auth/Login', {
+        method: 'POST',
+        json: { ...c, ...body, res: undefined },
+        headers: { ...headers, 'x-language': 'en-US' },
+      });
       return { res, ms: performance.now() - started };
     };
     // Interleaved pairs, compared by their medians: one sample of each is at the mercy of
@@ -153,22 +219,30 @@ describe('password login', () => {
     expect((await login({ username: disabled.email, password: disabled.password })).body.data).toMatch(/disabled/);
     expect((await login({ username: expired.email, password: expired.password })).body.data).toMatch(/expired/);
     for (const u of [inactive, disabled, expired]) {
-      expect((await login({ username: u.email, password: 'Wrong#Password1' })).body.data).toBe('Wrong user name or password.');
+      expect((await login({ username: u.email, password: 'Wrong#Password1' })).body.data).toBe(
+        'Wrong user name or password.',
+      );
     }
   });
 
   it('locks an account after 5 consecutive failures for 30 minutes, telling only whoever knows the password', async () => {
     const user = await createTestUser(server.runtime.deps);
-    for (let i = 0; i < 5; i++) expect((await login({ username: user.email, password: `Wrong#${i}aaaa` })).status).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect((await login({ username: user.email, password: `Wrong#${i}aaaa` })).status).toBe(400);
     const [row] = await server.runtime.deps.db.select().from(userSecurity).where(eq(userSecurity.userId, user.id));
     expect(row!.failedLoginAttempts).toBe(5);
     expect(row!.lockoutEndTime!.getTime()).toBeGreaterThan(clock.nowMs() + 29 * 60_000);
     const right = await login({ username: user.email, password: user.password });
     expect(right.status).toBe(400);
     expect(right.body.data).toMatch(/locked/);
-    expect((await login({ username: user.email, password: 'Wrong#Again1' })).body.data).toBe('Wrong user name or password.');
+    expect((await login({ username: user.email, password: 'Wrong#Again1' })).body.data).toBe(
+      'Wrong user name or password.',
+    );
     // Once the lockout has passed, the right password works and the count starts again.
-    await server.runtime.deps.db.update(userSecurity).set({ lockoutEndTime: new Date(clock.nowMs() - 1) }).where(eq(userSecurity.userId, user.id));
+    await server.runtime.deps.db
+      .update(userSecurity)
+      .set({ lockoutEndTime: new Date(clock.nowMs() - 1) })
+      .where(eq(userSecurity.userId, user.id));
     expect((await login({ username: user.email, password: user.password })).status).toBe(200);
     const [after] = await server.runtime.deps.db.select().from(userSecurity).where(eq(userSecurity.userId, user.id));
     expect(after!.failedLoginAttempts).toBe(0);
@@ -178,7 +252,12 @@ describe('password login', () => {
     const empty = await server.json('/api/Auth/Login', { method: 'POST', headers: { 'x-language': 'en-US' } });
     expect(empty.status).toBe(400);
     expect(empty.body.data).toMatch(/Two-factor verification has expired/);
-    for (const body of [{ username: 5, password: 'x' }, { username: 'a@b.c' }, { username: 'a'.repeat(300), password: 'x' }, { username: 'a@b.c', password: 'x', twoFactorMethod: 'carrier-pigeon' }]) {
+    for (const body of [
+      { username: 5, password: 'x' },
+      { username: 'a@b.c' },
+      { username: 'a'.repeat(300), password: 'x' },
+      { username: 'a@b.c', password: 'x', twoFactorMethod: 'carrier-pigeon' },
+    ]) {
       const res = await server.json('/api/Auth/Login', { method: 'POST', json: body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(Array.isArray(res.body.data)).toBe(true);
@@ -234,7 +313,13 @@ describe('throttling', () => {
 
   it('answers 429 past 30 attempts per address in a minute, whatever the accounts', async () => {
     const headers = fromIp();
-    const statuses = (await Promise.all(Array.from({ length: 31 }, (_, i) => login({ username: `someone${i}@example.test`, password: 'Whatever#1' }, headers)))).map((r) => r.status);
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 31 }, (_, i) =>
+          login({ username: `someone${i}@example.test`, password: 'Whatever#1' }, headers),
+        ),
+      )
+    ).map((r) => r.status);
     expect(statuses.filter((s) => s === 400)).toHaveLength(30);
     expect(statuses.filter((s) => s === 429)).toHaveLength(1);
   });
@@ -245,13 +330,22 @@ describe('throttling', () => {
     server.runtime.deps.config.Saas.Auth.CaptchaEnabled = false;
     try {
       const results = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: `Wrong#${i}xyz` }, headers })),
+        Array.from({ length: 50 }, (_, i) =>
+          server.json('/api/Auth/Login', {
+            method: 'POST',
+            json: { username: user.email, password: `Wrong#${i}xyz` },
+            headers,
+          }),
+        ),
       );
       expect(results.filter((r) => r.status === 429)).toHaveLength(45);
       expect(results.filter((r) => r.status === 400)).toHaveLength(5);
       const [row] = await server.runtime.deps.db.select().from(userSecurity).where(eq(userSecurity.userId, user.id));
       expect(row!.failedLoginAttempts).toBe(5);
-      const logged = await server.runtime.deps.db.select().from(loginLogs).where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.InvalidCredentials)));
+      const logged = await server.runtime.deps.db
+        .select()
+        .from(loginLogs)
+        .where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.InvalidCredentials)));
       expect(logged).toHaveLength(5);
     } finally {
       server.runtime.deps.config.Saas.Auth.CaptchaEnabled = true;
@@ -273,7 +367,11 @@ describe('login log', () => {
     await later({ username: user.email, password: user.password, deviceId: 'laptop' }, headers);
     await later({ username: user.email, password: user.password, deviceId: 'laptop' }, headers);
     await later({ username: user.email, password: user.password, deviceId: 'stolen-phone' }, headers);
-    const rows = await server.runtime.deps.db.select().from(loginLogs).where(eq(loginLogs.userId, user.id)).orderBy(loginLogs.loginTime);
+    const rows = await server.runtime.deps.db
+      .select()
+      .from(loginLogs)
+      .where(eq(loginLogs.userId, user.id))
+      .orderBy(loginLogs.loginTime);
     expect(rows.map((r) => [r.result, r.isRiskLogin])).toEqual([
       [LoginResult.InvalidCredentials, false],
       [LoginResult.Success, false],
@@ -281,27 +379,49 @@ describe('login log', () => {
       [LoginResult.Success, true],
     ]);
     expect(rows.every((r) => r.traceId && r.loginIp)).toBe(true);
-    const [latest] = await server.runtime.deps.db.select().from(loginLogs).where(eq(loginLogs.userId, user.id)).orderBy(desc(loginLogs.loginTime)).limit(1);
+    const [latest] = await server.runtime.deps.db
+      .select()
+      .from(loginLogs)
+      .where(eq(loginLogs.userId, user.id))
+      .orderBy(desc(loginLogs.loginTime))
+      .limit(1);
     expect(latest!.deviceFingerprint).toBe('stolen-phone');
   });
 
   it('writes the success row with the session when no device id is sent (browser and OS stand for the device)', async () => {
     const user = await createTestUser(server.runtime.deps);
-    const firefox = { ...fromIp(), 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' };
-    const safari = { ...firefox, 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1' };
+    const firefox = {
+      ...fromIp(),
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+    };
+    const safari = {
+      ...firefox,
+      'user-agent':
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+    };
     const sessions: string[] = [];
     for (const headers of [firefox, firefox, safari]) {
       const res = await later({ username: ` ${user.email!.toUpperCase()} `, password: user.password }, headers);
       expect(res.status).toBe(200);
       sessions.push(String(claimsOf(res.body.data.token.accessToken).SessionId));
     }
-    const rows = await server.runtime.deps.db.select().from(loginLogs).where(eq(loginLogs.userId, user.id)).orderBy(loginLogs.loginTime);
+    const rows = await server.runtime.deps.db
+      .select()
+      .from(loginLogs)
+      .where(eq(loginLogs.userId, user.id))
+      .orderBy(loginLogs.loginTime);
     expect(rows.map((r) => [r.result, r.isRiskLogin, String(r.sessionId)])).toEqual([
       [LoginResult.Success, false, sessions[0]],
       [LoginResult.Success, false, sessions[1]],
       [LoginResult.Success, true, sessions[2]],
     ]);
-    expect(rows[0]).toMatchObject({ userName: user.email!.toLowerCase(), loginMethod: 'password', message: 'Login succeeded', loginIp: firefox['x-forwarded-for'], loginLocation: '10.9.0.0/16' });
+    expect(rows[0]).toMatchObject({
+      userName: user.email!.toLowerCase(),
+      loginMethod: 'password',
+      message: 'Login succeeded',
+      loginIp: firefox['x-forwarded-for'],
+      loginLocation: '10.9.0.0/16',
+    });
     expect(rows[0]!.deviceFingerprint).toMatch(/^Firefox.*\|Linux/);
     expect(rows.every((r) => r.traceId && r.tenantId === 0n)).toBe(true);
   });
@@ -311,8 +431,15 @@ describe('login log', () => {
     const home = { 'x-forwarded-for': '172.20.1.1' };
     const sameNetwork = { 'x-forwarded-for': '172.20.200.9' };
     const elsewhere = { 'x-forwarded-for': '172.31.1.1' };
-    for (const headers of [home, sameNetwork, elsewhere]) expect((await later({ username: user.email, password: user.password, deviceId: 'laptop' }, headers)).status).toBe(200);
-    const rows = await server.runtime.deps.db.select().from(loginLogs).where(eq(loginLogs.userId, user.id)).orderBy(loginLogs.loginTime);
+    for (const headers of [home, sameNetwork, elsewhere])
+      expect((await later({ username: user.email, password: user.password, deviceId: 'laptop' }, headers)).status).toBe(
+        200,
+      );
+    const rows = await server.runtime.deps.db
+      .select()
+      .from(loginLogs)
+      .where(eq(loginLogs.userId, user.id))
+      .orderBy(loginLogs.loginTime);
     expect(rows.map((r) => [r.loginLocation, r.isRiskLogin])).toEqual([
       ['172.20.0.0/16', false],
       ['172.20.0.0/16', false],
@@ -324,7 +451,10 @@ describe('login log', () => {
     server.logs.length = 0;
     const user = await createTestUser(server.runtime.deps);
     const c = await captcha(fromIp());
-    await server.json('/api/Auth/Login', { method: 'POST', json: { username: user.email, password: 'Secret#Pass9!', captchaId: c.captchaId, captchaCode: c.captchaCode } });
+    await server.json('/api/Auth/Login', {
+      method: 'POST',
+      json: { username: user.email, password: 'Secret#Pass9!', captchaId: c.captchaId, captchaCode: c.captchaCode },
+    });
     const text = server.logs.join('\n');
     expect(text).not.toContain('Secret#Pass9!');
     expect(text).not.toContain(`"${c.captchaCode}"`);

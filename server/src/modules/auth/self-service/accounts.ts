@@ -34,7 +34,8 @@ export async function createSelfServiceAccount(
 ): Promise<{ userId: bigint; tenantId: bigint }> {
   const tenantId = BigInt(deps.config.Saas.Auth.SelfServiceTenantId);
   const [tenant] = await deps.db.select().from(tenants).where(eq(tenants.id, tenantId));
-  if (!tenant || tenantAvailability(tenant, deps.clock.now())) throw appError(selfServiceErrors.SELF_SERVICE_TENANT_UNAVAILABLE);
+  if (!tenant || tenantAvailability(tenant, deps.clock.now()))
+    throw appError(selfServiceErrors.SELF_SERVICE_TENANT_UNAVAILABLE);
   const userId = deps.ids.next();
   await deps.db.transaction(async (tx) => {
     await tx.insert(users).values({
@@ -51,8 +52,21 @@ export async function createSelfServiceAccount(
       isActive: account.isActive,
       createdTime: deps.clock.now(),
     });
-    await tx.insert(userSecurity).values({ userId, passwordHash: account.passwordHash, securityStamp: randomUUID(), passwordChangedTime: deps.clock.now() });
-    await tx.insert(tenantMemberships).values({ id: deps.ids.next(), tenantId, userId, memberType: 'Member', status: 'Active', inviteStatus: 'Accepted', joinedTime: deps.clock.now() });
+    await tx.insert(userSecurity).values({
+      userId,
+      passwordHash: account.passwordHash,
+      securityStamp: randomUUID(),
+      passwordChangedTime: deps.clock.now(),
+    });
+    await tx.insert(tenantMemberships).values({
+      id: deps.ids.next(),
+      tenantId,
+      userId,
+      memberType: 'Member',
+      status: 'Active',
+      inviteStatus: 'Accepted',
+      joinedTime: deps.clock.now(),
+    });
     if (extra) await extra(tx, userId, tenantId);
   });
   return { userId, tenantId };
@@ -69,7 +83,11 @@ export async function removeNewAccount(deps: Pick<AppDeps, 'db'>, userId: bigint
 
 /** Whether an e-mail address is used by an account (case-insensitive, deleted accounts aside). */
 export async function emailInUse(deps: Pick<AppDeps, 'db'>, email: string): Promise<boolean> {
-  const [row] = await deps.db.select({ id: users.id }).from(users).where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, notDeleted(users.isDeleted))).limit(1);
+  const [row] = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, notDeleted(users.isDeleted)))
+    .limit(1);
   return !!row;
 }
 
@@ -78,7 +96,13 @@ export async function userNameInUse(deps: Pick<AppDeps, 'db'>, tenantId: bigint,
   const [row] = await deps.db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.tenantId, tenantId), sql`lower(${users.userName}) = ${userName.toLowerCase()}`, notDeleted(users.isDeleted)))
+    .where(
+      and(
+        eq(users.tenantId, tenantId),
+        sql`lower(${users.userName}) = ${userName.toLowerCase()}`,
+        notDeleted(users.isDeleted),
+      ),
+    )
     .limit(1);
   return !!row;
 }

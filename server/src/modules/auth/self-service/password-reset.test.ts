@@ -1,6 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, loginLogs, notifications, users, userSecurity, userSessions } from '../../../../../db/schema/index.js';
+import {
+  auditEntries,
+  loginLogs,
+  notifications,
+  users,
+  userSecurity,
+  userSessions,
+} from '../../../../../db/schema/index.js';
 import { ManualClock } from '../../../infra/clock.js';
 import { bearer, createTestUser, GOOD_PASSWORD, loginAs } from '../../../testing/auth-fixtures.js';
 import { startTestServer, type TestServer } from '../../../testing/harness.js';
@@ -13,7 +20,9 @@ import { SessionStatus } from '../session/session-state.js';
 let server: TestServer;
 const deps = () => server.runtime.deps;
 beforeAll(async () => {
-  server = await startTestServer({ config: { App: { TrustForwardedHeaders: true }, Saas: { Auth: { CaptchaEnabled: false } } } });
+  server = await startTestServer({
+    config: { App: { TrustForwardedHeaders: true }, Saas: { Auth: { CaptchaEnabled: false } } },
+  });
 });
 afterAll(() => server.close());
 
@@ -66,7 +75,12 @@ describe('PasswordResetRequest', () => {
   it('answers an unknown address the same, every time, and mails nothing', async () => {
     const headers = client();
     for (let i = 0; i < 2; i++) {
-      const answer = await post(server, '/api/Auth/PasswordResetRequest', { email: 'nobody-twice@example.test' }, headers);
+      const answer = await post(
+        server,
+        '/api/Auth/PasswordResetRequest',
+        { email: 'nobody-twice@example.test' },
+        headers,
+      );
       expect(answer.status).toBe(200);
       expect(answer.body.data).toEqual({ accepted: true });
     }
@@ -77,13 +91,19 @@ describe('PasswordResetRequest', () => {
 describe('PasswordResetRequest from one busy client address', () => {
   let busy: TestServer;
   beforeAll(async () => {
-    busy = await startTestServer({ config: { App: { TrustForwardedHeaders: true }, Saas: { Auth: { CaptchaEnabled: false, ThrottlePerIp: 2 } } } });
+    busy = await startTestServer({
+      config: { App: { TrustForwardedHeaders: true }, Saas: { Auth: { CaptchaEnabled: false, ThrottlePerIp: 2 } } },
+    });
   });
   afterAll(() => busy.close());
 
   it('answers accepted past ThrottlePerIp a minute and mails no more addresses', async () => {
     const headers = client();
-    const users = [await createTestUser(busy.runtime.deps), await createTestUser(busy.runtime.deps), await createTestUser(busy.runtime.deps)];
+    const users = [
+      await createTestUser(busy.runtime.deps),
+      await createTestUser(busy.runtime.deps),
+      await createTestUser(busy.runtime.deps),
+    ];
     for (const user of users) {
       const answer = await post(busy, '/api/Auth/PasswordResetRequest', { email: user.email }, headers);
       expect(answer.status).toBe(200);
@@ -102,7 +122,10 @@ describe('ConsumePasswordResetToken', () => {
     const user = await createTestUser(deps());
     const before = await loginAs(server, user);
     const other = await loginAs(server, user, { deviceId: 'phone' });
-    const [previous] = await deps().db.select({ stamp: userSecurity.securityStamp }).from(userSecurity).where(eq(userSecurity.userId, user.id));
+    const [previous] = await deps()
+      .db.select({ stamp: userSecurity.securityStamp })
+      .from(userSecurity)
+      .where(eq(userSecurity.userId, user.id));
     const token = await resetLink(server, user.email!);
 
     const res = await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: NEW_PASSWORD });
@@ -111,18 +134,32 @@ describe('ConsumePasswordResetToken', () => {
 
     const [security] = await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, user.id));
     expect(security!.securityStamp).not.toBe(previous!.stamp);
-    for (const t of [before, other]) expect((await server.json('/api/Auth/UserInfo', { headers: bearer(t.accessToken) })).status).toBe(401);
+    for (const t of [before, other])
+      expect((await server.json('/api/Auth/UserInfo', { headers: bearer(t.accessToken) })).status).toBe(401);
     const sessions = await deps().db.select().from(userSessions).where(eq(userSessions.userId, user.id));
     expect(sessions.every((s) => s.status === SessionStatus.Revoked)).toBe(true);
     // Their refresh tokens are spent too.
-    expect((await post(server, '/api/Auth/RefreshToken', { accessToken: before.accessToken, refreshToken: before.refreshToken })).status).toBe(401);
+    expect(
+      (
+        await post(server, '/api/Auth/RefreshToken', {
+          accessToken: before.accessToken,
+          refreshToken: before.refreshToken,
+        })
+      ).status,
+    ).toBe(401);
 
     expect((await post(server, '/api/Auth/Login', { username: user.email, password: GOOD_PASSWORD })).status).toBe(400);
     expect((await post(server, '/api/Auth/Login', { username: user.email, password: NEW_PASSWORD })).status).toBe(200);
 
-    const audit = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'PasswordReset')));
+    const audit = await deps()
+      .db.select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'PasswordReset')));
     expect(audit).toHaveLength(1);
-    const log = await deps().db.select().from(loginLogs).where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.PasswordReset)));
+    const log = await deps()
+      .db.select()
+      .from(loginLogs)
+      .where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.PasswordReset)));
     expect(log).toHaveLength(1);
     const notices = await deps().db.select().from(notifications).where(eq(notifications.userId, user.id));
     expect(notices.map((x) => x.notificationType)).toContain('Security');
@@ -136,11 +173,20 @@ describe('ConsumePasswordResetToken', () => {
     const later = new Date(Date.now() + 3 * 3_600_000);
     const reset = async (failedLoginAttempts: number) => {
       const user = await createTestUser(deps());
-      await deps().db.update(userSecurity).set({ failedLoginAttempts, lockoutEndTime: later }).where(eq(userSecurity.userId, user.id));
+      await deps()
+        .db.update(userSecurity)
+        .set({ failedLoginAttempts, lockoutEndTime: later })
+        .where(eq(userSecurity.userId, user.id));
       const token = await resetLink(server, user.email!);
-      expect((await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: NEW_PASSWORD })).status).toBe(200);
+      expect(
+        (await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: NEW_PASSWORD })).status,
+      ).toBe(200);
       const [security] = await deps().db.select().from(userSecurity).where(eq(userSecurity.userId, user.id));
-      return { user, security: security!, login: await post(server, '/api/Auth/Login', { username: user.email, password: NEW_PASSWORD }) };
+      return {
+        user,
+        security: security!,
+        login: await post(server, '/api/Auth/Login', { username: user.email, password: NEW_PASSWORD }),
+      };
     };
     // Five failures locked it: the owner of the mailbox forgot the password and may now log in.
     const forgot = await reset(5);
@@ -160,15 +206,31 @@ describe('ConsumePasswordResetToken', () => {
       expect(res.status, newPassword).toBe(400);
       expect(res.body.data, newPassword).toMatch(/does not meet the requirements/);
     }
-    expect((await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: NEW_PASSWORD })).status).toBe(200);
+    expect(
+      (await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: NEW_PASSWORD })).status,
+    ).toBe(200);
   });
 
   it('answers bad input and unknown tokens with 400', async () => {
-    for (const body of [undefined, {}, { token: 'x' }, { newPassword: NEW_PASSWORD }, { token: '', newPassword: NEW_PASSWORD }, { token: 1, newPassword: NEW_PASSWORD }]) {
-      const res = await server.json('/api/Auth/ConsumePasswordResetToken', { method: 'POST', headers: client(), ...(body === undefined ? {} : { json: body }) });
+    for (const body of [
+      undefined,
+      {},
+      { token: 'x' },
+      { newPassword: NEW_PASSWORD },
+      { token: '', newPassword: NEW_PASSWORD },
+      { token: 1, newPassword: NEW_PASSWORD },
+    ]) {
+      const res = await server.json('/api/Auth/ConsumePasswordResetToken', {
+        method: 'POST',
+        headers: client(),
+        ...(body === undefined ? {} : { json: body }),
+      });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    const unknown = await post(server, '/api/Auth/ConsumePasswordResetToken', { token: 'not-a-token', newPassword: NEW_PASSWORD });
+    const unknown = await post(server, '/api/Auth/ConsumePasswordResetToken', {
+      token: 'not-a-token',
+      newPassword: NEW_PASSWORD,
+    });
     expect(unknown.body.data).toMatch(/reset link is invalid/);
   });
 
@@ -176,15 +238,23 @@ describe('ConsumePasswordResetToken', () => {
     const user = await createTestUser(deps());
     const token = await resetLink(server, user.email!);
     const session = await loginAs(server, user);
-    const changed = await server.json('/api/Profile/ChangePassword', { method: 'POST', headers: bearer(session.accessToken), json: { oldPassword: GOOD_PASSWORD, newPassword: 'Chang3d#Elsewhere' } });
+    const changed = await server.json('/api/Profile/ChangePassword', {
+      method: 'POST',
+      headers: bearer(session.accessToken),
+      json: { oldPassword: GOOD_PASSWORD, newPassword: 'Chang3d#Elsewhere' },
+    });
     expect(changed.status).toBe(200);
-    expect((await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: NEW_PASSWORD })).status).toBe(400);
+    expect(
+      (await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: NEW_PASSWORD })).status,
+    ).toBe(400);
   });
 
   it('verifies the e-mail of an unverified account (the link proved the mailbox)', async () => {
     const user = await createTestUser(deps(), { isActive: false, emailVerified: false });
     const token = await resetLink(server, user.email!);
-    expect((await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: NEW_PASSWORD })).status).toBe(200);
+    expect(
+      (await post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: NEW_PASSWORD })).status,
+    ).toBe(200);
     const [row] = await deps().db.select().from(users).where(eq(users.id, user.id));
     expect(row).toMatchObject({ isActive: true, emailVerified: true });
   });
@@ -193,13 +263,22 @@ describe('ConsumePasswordResetToken', () => {
     const user = await createTestUser(deps());
     const token = await resetLink(server, user.email!);
     const headers = client();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: `${NEW_PASSWORD}${i}` }, headers)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        post(server, '/api/Auth/ConsumePasswordResetToken', { token, newPassword: `${NEW_PASSWORD}${i}` }, headers),
+      ),
+    );
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
     expect(results.filter((r) => r.status === 400)).toHaveLength(19);
     const winner = results.indexOf(ok[0]!);
-    expect((await post(server, '/api/Auth/Login', { username: user.email, password: `${NEW_PASSWORD}${winner}` })).status).toBe(200);
-    const audit = await deps().db.select().from(auditEntries).where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'PasswordReset')));
+    expect(
+      (await post(server, '/api/Auth/Login', { username: user.email, password: `${NEW_PASSWORD}${winner}` })).status,
+    ).toBe(200);
+    const audit = await deps()
+      .db.select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'PasswordReset')));
     expect(audit).toHaveLength(1);
   });
 });
@@ -216,11 +295,25 @@ describe('reset link expiry (frozen clock, in-process store)', () => {
     const user = await createTestUser(frozen.runtime.deps);
     const a = await resetLink(frozen, user.email!);
     clock.advance(29 * 60_000);
-    expect((await frozen.json('/api/Auth/ConsumePasswordResetToken', { method: 'POST', json: { token: a, newPassword: NEW_PASSWORD } })).status).toBe(200);
+    expect(
+      (
+        await frozen.json('/api/Auth/ConsumePasswordResetToken', {
+          method: 'POST',
+          json: { token: a, newPassword: NEW_PASSWORD },
+        })
+      ).status,
+    ).toBe(200);
     clock.advance(2 * 60_000);
     const b = await resetLink(frozen, user.email!);
     clock.advance(30 * 60_000 + 1000);
-    expect((await frozen.json('/api/Auth/ConsumePasswordResetToken', { method: 'POST', json: { token: b, newPassword: 'Y3t#Another-One' } })).status).toBe(400);
+    expect(
+      (
+        await frozen.json('/api/Auth/ConsumePasswordResetToken', {
+          method: 'POST',
+          json: { token: b, newPassword: 'Y3t#Another-One' },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -232,8 +325,19 @@ describe('password recovery switched off', () => {
   afterAll(() => closed.close());
 
   it('answers 403', async () => {
-    const res = await closed.json('/api/Auth/PasswordResetRequest', { method: 'POST', json: { email: 'a@example.test' }, headers: { 'x-language': 'en-US' } });
+    const res = await closed.json('/api/Auth/PasswordResetRequest', {
+      method: 'POST',
+      json: { email: 'a@example.test' },
+      headers: { 'x-language': 'en-US' },
+    });
     expect(res.status).toBe(403);
-    expect((await closed.json('/api/Auth/ConsumePasswordResetToken', { method: 'POST', json: { token: 'x', newPassword: NEW_PASSWORD } })).status).toBe(403);
+    expect(
+      (
+        await closed.json('/api/Auth/ConsumePasswordResetToken', {
+          method: 'POST',
+          json: { token: 'x', newPassword: NEW_PASSWORD },
+        })
+      ).status,
+    ).toBe(403);
   });
 });

@@ -47,7 +47,10 @@ interface ResetData {
   stamp: string;
 }
 
-type PasswordResetDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'config' | 'logger' | 'messages' | 'events' | 'store' | 'hasher'> & {
+type PasswordResetDeps = Pick<
+  AppDeps,
+  'db' | 'database' | 'ids' | 'clock' | 'config' | 'logger' | 'messages' | 'events' | 'store' | 'hasher'
+> & {
   codes: CodeService;
   sessionState: SessionStateService;
   sessions: SessionService;
@@ -72,7 +75,9 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       // the same for everyone. Above either, nothing is looked up or sent, and the answer takes
       // as long as a mail would, for known and unknown addresses alike.
       const perClient = await hitRateLimit(store, `pwd-reset:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000);
-      const release = perClient.allowed ? await claimSilentWindow(store, `pwd-reset:${email}`, RESET_WINDOW_MS) : undefined;
+      const release = perClient.allowed
+        ? await claimSilentWindow(store, `pwd-reset:${email}`, RESET_WINDOW_MS)
+        : undefined;
       if (!release) {
         await timing.imitate(RESET_SEND);
         return { accepted: true };
@@ -85,7 +90,9 @@ export function createPasswordReset(deps: PasswordResetDeps) {
             const token = randomBytes(32).toString('base64url');
             const data: ResetData = { userId: String(account.user.id), stamp: account.security.securityStamp };
             await store.set(resetKey(token), JSON.stringify(data), RESET_TTL_MS);
-            await sendOrUndo(deps, resetMessage(to, linkWithToken(auth.PasswordResetUrl, token), ctx.culture), () => store.delete(resetKey(token)));
+            await sendOrUndo(deps, resetMessage(to, linkWithToken(auth.PasswordResetUrl, token), ctx.culture), () =>
+              store.delete(resetKey(token)),
+            );
           });
         } catch (error) {
           // Nothing usable was sent (the link was deleted): the next request may try again.
@@ -101,7 +108,10 @@ export function createPasswordReset(deps: PasswordResetDeps) {
 
     async consume(token: string, newPassword: string, ctx: CallContext): Promise<{ success: true }> {
       if (!auth.PasswordResetEnabled) throw appError(selfServiceErrors.PASSWORD_RESET_DISABLED);
-      throwIfThrottled([await hitRateLimit(store, `pwd-reset:consume:${ctx.ip}`, auth.ThrottlePerIp, 60_000)], authErrors.TOO_MANY_ATTEMPTS);
+      throwIfThrottled(
+        [await hitRateLimit(store, `pwd-reset:consume:${ctx.ip}`, auth.ThrottlePerIp, 60_000)],
+        authErrors.TOO_MANY_ATTEMPTS,
+      );
       const key = resetKey(token);
       const raw = await store.get(key);
       const data = raw ? (JSON.parse(raw) as ResetData) : undefined;
@@ -111,8 +121,22 @@ export function createPasswordReset(deps: PasswordResetDeps) {
         throw appError(selfServiceErrors.RESET_TOKEN_INVALID);
       }
       const { user, security } = account;
-      const history = await db.select({ hash: passwordHistory.passwordHash }).from(passwordHistory).where(eq(passwordHistory.userId, user.id)).orderBy(desc(passwordHistory.createdTime)).limit(4);
-      await assertPasswordPolicy(newPassword, { userName: user.userName, email: user.email, hasher: deps.hasher, recentHashes: [security.passwordHash, ...history.map((h) => h.hash)] }, ctx.culture);
+      const history = await db
+        .select({ hash: passwordHistory.passwordHash })
+        .from(passwordHistory)
+        .where(eq(passwordHistory.userId, user.id))
+        .orderBy(desc(passwordHistory.createdTime))
+        .limit(4);
+      await assertPasswordPolicy(
+        newPassword,
+        {
+          userName: user.userName,
+          email: user.email,
+          hasher: deps.hasher,
+          recentHashes: [security.passwordHash, ...history.map((h) => h.hash)],
+        },
+        ctx.culture,
+      );
       const newHash = await deps.hasher.hash(newPassword);
       // One use: of any number of parallel consumptions, one takes the token.
       if (!(await store.take(key))) throw appError(selfServiceErrors.RESET_TOKEN_INVALID);
@@ -133,26 +157,59 @@ export function createPasswordReset(deps: PasswordResetDeps) {
             // Lifts a lockout that failed logins caused (count at the threshold: the owner of the
             // mailbox forgot the password), never one an administrator set (count below it).
             lockoutEndTime: sql`case when ${userSecurity.failedLoginAttempts} >= ${auth.LockoutThreshold} then null else ${userSecurity.lockoutEndTime} end`,
-            passwordExpiresTime: auth.PasswordExpiryDays ? new Date(now.getTime() + auth.PasswordExpiryDays * 86_400_000) : null,
+            passwordExpiresTime: auth.PasswordExpiryDays
+              ? new Date(now.getTime() + auth.PasswordExpiryDays * 86_400_000)
+              : null,
           })
           .where(and(eq(userSecurity.userId, user.id), eq(userSecurity.securityStamp, data.stamp)))
           .returning({ userId: userSecurity.userId });
         if (!changed) throw appError(selfServiceErrors.RESET_TOKEN_INVALID);
-        await tx.insert(passwordHistory).values({ id: deps.ids.next(), userId: user.id, passwordHash: security.passwordHash, createdTime: now });
+        await tx
+          .insert(passwordHistory)
+          .values({ id: deps.ids.next(), userId: user.id, passwordHash: security.passwordHash, createdTime: now });
         if (user.email && (!user.emailVerified || !user.isActive)) {
-          await tx.update(users).set({ emailVerified: true, isActive: true, modifiedTime: now }).where(eq(users.id, user.id));
+          await tx
+            .update(users)
+            .set({ emailVerified: true, isActive: true, modifiedTime: now })
+            .where(eq(users.id, user.id));
         }
         const active = await deps.sessions.activeSessions(tx, user.id);
         const ids = active.map((s) => s.id);
         await deps.sessions.revokeIn(tx, ids, 'Password reset');
-        await tx.insert(auditEntries).values(auditRow(deps.ids, { action: 'PasswordReset', tenantId: user.tenantId, userId: user.id, targetType: 'User', targetId: String(user.id), detail: { sessionsRevoked: ids.length }, ip: ctx.ip, traceId: ctx.traceId, at: now }));
-        await writeLoginLog(tx, deps.ids, { userId: user.id, userName: user.email ?? user.userName, tenantId: user.tenantId, result: 'PasswordReset', message: 'Password reset by e-mail link', request: facts, at: now });
+        await tx.insert(auditEntries).values(
+          auditRow(deps.ids, {
+            action: 'PasswordReset',
+            tenantId: user.tenantId,
+            userId: user.id,
+            targetType: 'User',
+            targetId: String(user.id),
+            detail: { sessionsRevoked: ids.length },
+            ip: ctx.ip,
+            traceId: ctx.traceId,
+            at: now,
+          }),
+        );
+        await writeLoginLog(tx, deps.ids, {
+          userId: user.id,
+          userName: user.email ?? user.userName,
+          tenantId: user.tenantId,
+          result: 'PasswordReset',
+          message: 'Password reset by e-mail link',
+          request: facts,
+          at: now,
+        });
         return ids;
       });
       // After the commit: caches would otherwise reload the old stamp.
       await deps.sessionState.invalidateUser(user.id);
       await deps.sessions.announceRevoked(user.id, revoked, 'Password reset');
-      await notifySecurity(deps, { userId: user.id, tenantId: user.tenantId, culture: ctx.culture, kind: 'passwordChanged', request: ctx });
+      await notifySecurity(deps, {
+        userId: user.id,
+        tenantId: user.tenantId,
+        culture: ctx.culture,
+        kind: 'passwordChanged',
+        request: ctx,
+      });
       deps.logger.info('password reset', { userId: String(user.id), sessionsRevoked: revoked.length });
       return { success: true };
     },

@@ -10,24 +10,50 @@ import { client, codeIn, mailsTo, post, tokenIn } from './self-service-test-kit.
 let server: TestServer;
 const deps = () => server.runtime.deps;
 beforeAll(async () => {
-  server = await startTestServer({ config: { App: { TrustForwardedHeaders: true }, Saas: { Auth: { CaptchaEnabled: false } } } });
+  server = await startTestServer({
+    config: { App: { TrustForwardedHeaders: true }, Saas: { Auth: { CaptchaEnabled: false } } },
+  });
 });
 afterAll(() => server.close());
 
 let n = 0;
 const newEmail = () => `reg-${process.pid}-${++n}@example.test`;
-const register = (body: Record<string, unknown>, headers = client()) => post(server, '/api/Auth/Register', body, headers);
-const passwordLogin = (username: string, password = GOOD_PASSWORD) => post(server, '/api/Auth/Login', { username, password });
+const register = (body: Record<string, unknown>, headers = client()) =>
+  post(server, '/api/Auth/Register', body, headers);
+const passwordLogin = (username: string, password = GOOD_PASSWORD) =>
+  post(server, '/api/Auth/Login', { username, password });
 
 describe('Register', () => {
   it('creates an inactive member of the default tenant, mails a code and a link, and the code activates it', async () => {
     const email = newEmail();
-    const res = await register({ email: email.toUpperCase(), password: GOOD_PASSWORD, username: 'new_person', nickName: 'New Person', phone: '+1 555 0199' });
+    const res = await register({
+      email: email.toUpperCase(),
+      password: GOOD_PASSWORD,
+      username: 'new_person',
+      nickName: 'New Person',
+      phone: '+1 555 0199',
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ userName: 'new_person', requiresEmailVerification: true, expiresInSeconds: 600 });
+    expect(res.body.data).toMatchObject({
+      userName: 'new_person',
+      requiresEmailVerification: true,
+      expiresInSeconds: 600,
+    });
     expect(res.body.data).not.toHaveProperty('debugCode');
-    const [user] = await deps().db.select().from(users).where(eq(users.id, BigInt(res.body.data.userId)));
-    expect(user).toMatchObject({ email, tenantId: 1n, isActive: false, emailVerified: false, status: 'Enabled', nickName: 'New Person', phone: '+15550199', phoneVerified: false });
+    const [user] = await deps()
+      .db.select()
+      .from(users)
+      .where(eq(users.id, BigInt(res.body.data.userId)));
+    expect(user).toMatchObject({
+      email,
+      tenantId: 1n,
+      isActive: false,
+      emailVerified: false,
+      status: 'Enabled',
+      nickName: 'New Person',
+      phone: '+15550199',
+      phoneVerified: false,
+    });
     expect(await deps().db.select().from(userRoles).where(eq(userRoles.userId, user!.id))).toEqual([]);
     const [membership] = await deps().db.select().from(tenantMemberships).where(eq(tenantMemberships.userId, user!.id));
     expect(membership).toMatchObject({ tenantId: 1n, memberType: 'Member', status: 'Active' });
@@ -40,7 +66,10 @@ describe('Register', () => {
     const [mail] = await mailsTo(server, email, 'email-verification');
     expect(mail).toMatchObject({ subject: 'Verify your e-mail address' });
     expect(mail!.html).toContain('<a href="http://localhost:7777/#/auth/verify-email?token=');
-    const wrong = await post(server, '/api/Auth/VerifyEmail', { email, code: codeIn(mail!.text) === '000000' ? '000001' : '000000' });
+    const wrong = await post(server, '/api/Auth/VerifyEmail', {
+      email,
+      code: codeIn(mail!.text) === '000000' ? '000001' : '000000',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.data).toBe('The verification code or link is invalid or has expired.');
     // The code was spent by the wrong guess: a new one is mailed on request.
@@ -54,7 +83,9 @@ describe('Register', () => {
     expect(login.status).toBe(200);
     // Exactly one membership: the login lands in the default tenant.
     expect(claimsOf(login.body.data.token.accessToken).TenantId).toBe('1');
-    expect((await server.json('/api/Auth/UserInfo', { headers: bearer(login.body.data.token.accessToken) })).body.data.roles).toEqual([]);
+    expect(
+      (await server.json('/api/Auth/UserInfo', { headers: bearer(login.body.data.token.accessToken) })).body.data.roles,
+    ).toEqual([]);
   });
 
   it('verifies with the mailed link once, and derives a user name when none is given', async () => {
@@ -87,7 +118,9 @@ describe('Register', () => {
 
   it('parallel registrations of one e-mail: exactly one account', async () => {
     const email = newEmail();
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => register({ email, password: GOOD_PASSWORD, username: `race_${n}_${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => register({ email, password: GOOD_PASSWORD, username: `race_${n}_${i}` })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
     const rows = await deps().db.select().from(users).where(sql`lower(${users.email}) = ${email}`);
     expect(rows).toHaveLength(1);
@@ -105,7 +138,14 @@ describe('Register', () => {
   });
 
   it('answers bad input with a clear 400 and refuses the reserved placeholder domain', async () => {
-    for (const body of [{}, { password: GOOD_PASSWORD }, { email: 'nope', password: GOOD_PASSWORD }, { email: newEmail() }, { email: newEmail(), password: GOOD_PASSWORD, username: 'a b' }, { email: newEmail(), password: GOOD_PASSWORD, phone: 'call me' }]) {
+    for (const body of [
+      {},
+      { password: GOOD_PASSWORD },
+      { email: 'nope', password: GOOD_PASSWORD },
+      { email: newEmail() },
+      { email: newEmail(), password: GOOD_PASSWORD, username: 'a b' },
+      { email: newEmail(), password: GOOD_PASSWORD, phone: 'call me' },
+    ]) {
       const res = await register(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(Array.isArray(res.body.data), JSON.stringify(body)).toBe(true);
@@ -146,7 +186,11 @@ describe('registration switched off', () => {
 
   it('answers 403 and creates nothing', async () => {
     const email = newEmail();
-    const res = await closed.json('/api/Auth/Register', { method: 'POST', json: { email, password: GOOD_PASSWORD }, headers: { 'x-language': 'en-US' } });
+    const res = await closed.json('/api/Auth/Register', {
+      method: 'POST',
+      json: { email, password: GOOD_PASSWORD },
+      headers: { 'x-language': 'en-US' },
+    });
     expect(res.status).toBe(403);
     expect(res.body.data).toBe('Self-registration is not open.');
     expect(await closed.runtime.deps.db.select().from(users).where(eq(users.email, email))).toEqual([]);

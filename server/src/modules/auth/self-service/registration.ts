@@ -43,7 +43,10 @@ interface LinkData {
 
 /** A user name from the e-mail's local part when none was given: letters, digits, `_.-`, and a random suffix. */
 function derivedUserName(email: string): string {
-  const local = email.split('@')[0]!.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40);
+  const local = email
+    .split('@')[0]!
+    .replace(/[^A-Za-z0-9_.-]/g, '')
+    .slice(0, 40);
   return `${local.length >= 3 ? local : `user${local}`}_${randomBytes(3).toString('hex')}`;
 }
 
@@ -54,7 +57,10 @@ async function duplicateError(deps: Pick<AppDeps, 'db'>, tenantId: bigint, email
   return appError(commonErrors.DUPLICATE);
 }
 
-type RegistrationDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'config' | 'logger' | 'messages' | 'events' | 'store' | 'hasher'> & {
+type RegistrationDeps = Pick<
+  AppDeps,
+  'db' | 'database' | 'ids' | 'clock' | 'config' | 'logger' | 'messages' | 'events' | 'store' | 'hasher'
+> & {
   codes: CodeService;
   sessionState: SessionStateService;
   sessions: SessionService;
@@ -72,7 +78,12 @@ export function createRegistration(deps: RegistrationDeps) {
    * Stores a code and a link for the user and mails both; on a transport failure neither stays
    * usable. Timed (Register's mails too) so that a resend to nobody takes as long.
    */
-  function sendVerification(userId: bigint, email: string, ctx: CallContext, undoMore?: () => Promise<void>): Promise<string> {
+  function sendVerification(
+    userId: bigint,
+    email: string,
+    ctx: CallContext,
+    undoMore?: () => Promise<void>,
+  ): Promise<string> {
     return timing.timed(VERIFICATION_SEND, async () => {
       const code = await codes.issue('verify-email', String(userId));
       const token = randomBytes(32).toString('base64url');
@@ -122,7 +133,8 @@ export function createRegistration(deps: RegistrationDeps) {
           nickName: input.nickName,
         }));
       } catch (error) {
-        if (postgresErrorCode(error) === UNIQUE_VIOLATION) throw await duplicateError(deps, tenantId(), input.email, userName);
+        if (postgresErrorCode(error) === UNIQUE_VIOLATION)
+          throw await duplicateError(deps, tenantId(), input.email, userName);
         throw error;
       }
       // A registration whose welcome mail cannot be sent is undone: retrying must not meet a 409.
@@ -139,18 +151,23 @@ export function createRegistration(deps: RegistrationDeps) {
 
     /** VerifyEmail: the link's token, or the address with the mailed code. Each is single use. */
     async verify(input: z.infer<typeof verifyEmailRequest>, ctx: CallContext) {
-      throwIfThrottled([await hitRateLimit(store, `verify-email:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000)], authErrors.TOO_MANY_ATTEMPTS);
+      throwIfThrottled(
+        [await hitRateLimit(store, `verify-email:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000)],
+        authErrors.TOO_MANY_ATTEMPTS,
+      );
       if (input.token) {
         const raw = await store.take(linkKey(input.token));
         const data = raw ? (JSON.parse(raw) as LinkData) : undefined;
-        if (!data || !(await activate(BigInt(data.userId), data.email))) throw appError(selfServiceErrors.VERIFICATION_INVALID);
+        if (!data || !(await activate(BigInt(data.userId), data.email)))
+          throw appError(selfServiceErrors.VERIFICATION_INVALID);
         await codes.discard('verify-email', data.userId);
         return { verified: true };
       }
       if (!input.email || !input.code) throw appError(selfServiceErrors.VERIFICATION_INVALID);
       const account = await findAccount(deps, input.email);
       const ok = !!account && (await codes.consume('verify-email', String(account.user.id), input.code));
-      if (!ok || !(await activate(account.user.id, account.user.email!))) throw appError(selfServiceErrors.VERIFICATION_INVALID);
+      if (!ok || !(await activate(account.user.id, account.user.email!)))
+        throw appError(selfServiceErrors.VERIFICATION_INVALID);
       return { verified: true };
     },
 
@@ -159,7 +176,9 @@ export function createRegistration(deps: RegistrationDeps) {
       // Silent limits, as for PasswordResetRequest (see there): the answer is always the same, so
       // a 429 drawn only by a recently used address would tell about that address.
       const perClient = await hitRateLimit(store, `verify-email:resend:ip:${ctx.ip}`, auth.ThrottlePerIp, 60_000);
-      const release = perClient.allowed ? await claimSilentWindow(store, `verify-email:${email.toLowerCase()}`, 60_000) : undefined;
+      const release = perClient.allowed
+        ? await claimSilentWindow(store, `verify-email:${email.toLowerCase()}`, 60_000)
+        : undefined;
       if (!release) {
         await timing.imitate(VERIFICATION_SEND);
         return { accepted: true };

@@ -4,7 +4,13 @@ import { loginToken, loginTwoFactorMethodInput } from '../schemas.js';
 
 /** Request and response shapes of the self-service endpoints (SPEC shapes; the original service where SPEC is silent). */
 
-const optionalText = (max: number) => z.string().max(max).optional().nullable().transform((v) => v ?? undefined);
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .optional()
+    .nullable()
+    .transform((v) => v ?? undefined);
 
 /** An e-mail address: trimmed, compared case-insensitively, at most 254 characters. */
 export const emailInput = z.string().trim().toLowerCase().max(254).pipe(z.email());
@@ -26,7 +32,10 @@ docOverrides.set(phoneInput, {
 const secondFactorFields = {
   deviceId: optionalText(200),
   twoFactorTicket: optionalText(128),
-  twoFactorMethod: loginTwoFactorMethodInput.optional().nullable().transform((v) => v ?? undefined),
+  twoFactorMethod: loginTwoFactorMethodInput
+    .optional()
+    .nullable()
+    .transform((v) => v ?? undefined),
   twoFactorCode: optionalText(16),
 };
 
@@ -68,9 +77,25 @@ export const registerRequest = z.object({
   email: emailInput,
   password: z.string().min(1).max(1024),
   /** Optional: derived from the e-mail when absent. */
-  username: z.string().trim().regex(/^[A-Za-z0-9_.-]{3,50}$/).optional().nullable().transform((v) => v ?? undefined),
-  nickName: z.string().trim().max(64).optional().nullable().transform((v) => v || undefined),
-  phone: phoneInput.optional().nullable().or(z.literal('')).transform((v) => v || undefined),
+  username: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.-]{3,50}$/)
+    .optional()
+    .nullable()
+    .transform((v) => v ?? undefined),
+  nickName: z
+    .string()
+    .trim()
+    .max(64)
+    .optional()
+    .nullable()
+    .transform((v) => v || undefined),
+  phone: phoneInput
+    .optional()
+    .nullable()
+    .or(z.literal(''))
+    .transform((v) => v || undefined),
 });
 
 export const registerResponse = z.object({
@@ -85,7 +110,10 @@ export const registerResponse = z.object({
 /** Either the mailed link's token, or the address and the mailed code. */
 export const verifyEmailRequest = z.object({
   token: optionalText(256),
-  email: emailInput.optional().nullable().transform((v) => v ?? undefined),
+  email: emailInput
+    .optional()
+    .nullable()
+    .transform((v) => v ?? undefined),
   code: optionalText(12),
 });
 export const verifyEmailResponse = z.object({ verified: z.boolean() });

@@ -11,10 +11,14 @@ import type { TestServer } from '../../../testing/harness.js';
 let counter = 0;
 export function client(ip?: string): Record<string, string> {
   counter += 1;
-  return { 'x-forwarded-for': ip ?? `10.${50 + (process.pid % 50)}.${Math.floor(counter / 250) % 250}.${counter % 250}`, 'x-language': 'en-US' };
+  return {
+    'x-forwarded-for': ip ?? `10.${50 + (process.pid % 50)}.${Math.floor(counter / 250) % 250}.${counter % 250}`,
+    'x-language': 'en-US',
+  };
 }
 
-export const post = (server: TestServer, path: string, json: unknown, headers: Record<string, string> = client()) => server.json(path, { method: 'POST', json, headers });
+export const post = (server: TestServer, path: string, json: unknown, headers: Record<string, string> = client()) =>
+  server.json(path, { method: 'POST', json, headers });
 
 /** Messages the server wrote to its outbox for an address (oldest first), optionally of one kind. */
 export async function mailsTo(server: TestServer, to: string, kind?: string) {

@@ -4,7 +4,10 @@ import { hitRateLimit, type RateLimitResult } from '../../../stores/rate-limit.j
 import { selfServiceErrors } from './self-service-errors.js';
 
 /** Throws the throttle error (429 + Retry-After) when any of the limits is exceeded. */
-export function throwIfThrottled(results: RateLimitResult[], error: ErrorDefinition = selfServiceErrors.REQUESTED_TOO_OFTEN): void {
+export function throwIfThrottled(
+  results: RateLimitResult[],
+  error: ErrorDefinition = selfServiceErrors.REQUESTED_TOO_OFTEN,
+): void {
   const blocked = results.filter((r) => !r.allowed);
   if (blocked.length === 0) return;
   const seconds = Math.max(...blocked.map((r) => r.retryAfterSeconds));
@@ -18,17 +21,33 @@ export function throwIfThrottled(results: RateLimitResult[], error: ErrorDefinit
  * e-mails have the same daily caps, counted apart. The daily caps count only the requests the
  * one-a-minute rule let through. Throws 429 with Retry-After.
  */
-export async function checkSendLimits(store: AppDeps['store'], purpose: 'login-code' | 'two-factor' | 'profile', channel: 'email' | 'phone', target: string, ip: string): Promise<void> {
+export async function checkSendLimits(
+  store: AppDeps['store'],
+  purpose: 'login-code' | 'two-factor' | 'profile',
+  channel: 'email' | 'phone',
+  target: string,
+  ip: string,
+): Promise<void> {
   throwIfThrottled([await hitRateLimit(store, `${purpose}:${channel}:${target}:${ip}`, 1, 60_000)]);
   if (channel !== 'phone') {
     if (purpose === 'profile') {
-      throwIfThrottled(await Promise.all([hitRateLimit(store, `profile-code:email-day:${target.trim().toLowerCase()}`, 10, 86_400_000), hitRateLimit(store, `profile-code:email-day-ip:${ip}`, 50, 86_400_000)]));
+      throwIfThrottled(
+        await Promise.all([
+          hitRateLimit(store, `profile-code:email-day:${target.trim().toLowerCase()}`, 10, 86_400_000),
+          hitRateLimit(store, `profile-code:email-day-ip:${ip}`, 50, 86_400_000),
+        ]),
+      );
     }
     return;
   }
   // The number without separators, so that one number is one key however it was written.
   const number = target.replace(/[\s\-().]/g, '');
-  throwIfThrottled(await Promise.all([hitRateLimit(store, `login-code:phone-day:${number}`, 10, 86_400_000), hitRateLimit(store, `login-code:phone-day-ip:${ip}`, 50, 86_400_000)]));
+  throwIfThrottled(
+    await Promise.all([
+      hitRateLimit(store, `login-code:phone-day:${number}`, 10, 86_400_000),
+      hitRateLimit(store, `login-code:phone-day-ip:${ip}`, 50, 86_400_000),
+    ]),
+  );
 }
 
 /**
@@ -38,7 +57,11 @@ export async function checkSendLimits(store: AppDeps['store'], purpose: 'login-c
  * which calls it when its send failed (a failed send leaves nothing usable, so the next request
  * may send again); undefined while the window is held.
  */
-export async function claimSilentWindow(store: AppDeps['store'], key: string, windowMs: number): Promise<(() => Promise<void>) | undefined> {
+export async function claimSilentWindow(
+  store: AppDeps['store'],
+  key: string,
+  windowMs: number,
+): Promise<(() => Promise<void>) | undefined> {
   const name = `send-window:${key}`;
   if (!(await store.putIfAbsent(name, '1', windowMs))) return undefined;
   return async () => {

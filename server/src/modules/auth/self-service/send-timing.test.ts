@@ -102,7 +102,11 @@ async function slowSmtp() {
     },
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  return { port: (smtp.server.address() as AddressInfo).port, mails, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+  return {
+    port: (smtp.server.address() as AddressInfo).port,
+    mails,
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
 }
 
 async function slowSmsProvider() {
@@ -119,10 +123,11 @@ async function slowSmsProvider() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/messages`,
     texts,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -159,11 +164,22 @@ describe('answer times over HTTP with a slow transport', () => {
    * ResendEmailVerification mail an address once a minute, whoever asks: their three are three
    * accounts, and a fourth request repeats one of them (answered, not mailed).
    */
-  const endpoints: Array<{ route: string; field: 'email' | 'phone'; setUp(): Promise<{ known: string[]; nothing: string[] }> }> = [
+  const endpoints: Array<{
+    route: string;
+    field: 'email' | 'phone';
+    setUp(): Promise<{ known: string[]; nothing: string[] }>;
+  }> = [
     {
       route: '/api/Auth/EmailLoginCode',
       field: 'email',
-      setUp: async () => ({ known: Array(3).fill((await createTestUser(deps())).email!), nothing: ['nobody-a@example.test', (await createTestUser(deps(), { status: 'Disabled' })).email!, 'nobody-b@example.test'] }),
+      setUp: async () => ({
+        known: Array(3).fill((await createTestUser(deps())).email!),
+        nothing: [
+          'nobody-a@example.test',
+          (await createTestUser(deps(), { status: 'Disabled' })).email!,
+          'nobody-b@example.test',
+        ],
+      }),
     },
     {
       route: '/api/Auth/PhoneLoginCode',
@@ -178,8 +194,20 @@ describe('answer times over HTTP with a slow transport', () => {
       route: '/api/Auth/PasswordResetRequest',
       field: 'email',
       setUp: async () => {
-        const known = [(await createTestUser(deps())).email!, (await createTestUser(deps())).email!, (await createTestUser(deps())).email!];
-        return { known, nothing: ['nobody-c@example.test', (await createTestUser(deps(), { status: 'Disabled' })).email!, known[0]!, 'nobody-d@example.test'] };
+        const known = [
+          (await createTestUser(deps())).email!,
+          (await createTestUser(deps())).email!,
+          (await createTestUser(deps())).email!,
+        ];
+        return {
+          known,
+          nothing: [
+            'nobody-c@example.test',
+            (await createTestUser(deps(), { status: 'Disabled' })).email!,
+            known[0]!,
+            'nobody-d@example.test',
+          ],
+        };
       },
     },
     {
@@ -188,7 +216,10 @@ describe('answer times over HTTP with a slow transport', () => {
       setUp: async () => {
         const unverified = () => createTestUser(deps(), { isActive: false, emailVerified: false });
         const known = [(await unverified()).email!, (await unverified()).email!, (await unverified()).email!];
-        return { known, nothing: ['nobody-e@example.test', (await createTestUser(deps())).email!, known[0]!, 'nobody-f@example.test'] };
+        return {
+          known,
+          nothing: ['nobody-e@example.test', (await createTestUser(deps())).email!, known[0]!, 'nobody-f@example.test'],
+        };
       },
     },
   ];
@@ -209,9 +240,11 @@ describe('answer times over HTTP with a slow transport', () => {
       const otherAnswers = [];
       for (const address of nothing) otherAnswers.push(await timedPost(address));
 
-      for (const address of new Set(known)) expect(sentBefore.filter((to) => to === address)).toHaveLength(known.filter((k) => k === address).length);
+      for (const address of new Set(known))
+        expect(sentBefore.filter((to) => to === address)).toHaveLength(known.filter((k) => k === address).length);
       expect(received).toEqual(sentBefore);
-      for (const answer of [...knownAnswers, ...otherAnswers]) expect({ status: answer.status, data: answer.data }).toEqual({ status: 200, data: knownAnswers[0]!.data });
+      for (const answer of [...knownAnswers, ...otherAnswers])
+        expect({ status: answer.status, data: answer.data }).toEqual({ status: 200, data: knownAnswers[0]!.data });
 
       const knownMedian = median(knownAnswers.map((a) => a.ms));
       // The transport is really slow, so an answer that skipped the wait would be far quicker.

@@ -67,7 +67,9 @@ export function createSendTiming(options: SendTimingOptions): SendTiming {
 
   function nextWaitMs(kind: SendKind): number {
     const samples = windows.get(keyOf(kind));
-    const wait = samples?.length ? samples[pick(samples.length)]! : COLD_START_MS.min + pick(COLD_START_MS.max - COLD_START_MS.min + 1);
+    const wait = samples?.length
+      ? samples[pick(samples.length)]!
+      : COLD_START_MS.min + pick(COLD_START_MS.max - COLD_START_MS.min + 1);
     return Math.min(Math.max(0, wait), options.capMs[kind.channel]);
   }
 

@@ -8,7 +8,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * compares signatures in constant time. Interoperability with jose is tested both ways.
  */
 
-export type JwtPayload = Record<string, unknown> & { exp?: number; nbf?: number; iat?: number; iss?: string; aud?: string | string[] };
+export type JwtPayload = Record<string, unknown> & {
+  exp?: number;
+  nbf?: number;
+  iat?: number;
+  iss?: string;
+  aud?: string | string[];
+};
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
@@ -60,10 +66,13 @@ export function verifyJwt(token: string, options: VerifyOptions): JwtResult {
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return { ok: false, reason: 'malformed' };
   if (payload.iss !== options.issuer) return { ok: false, reason: 'issuer', payload };
   const aud = payload.aud;
-  if (!(aud === options.audience || (Array.isArray(aud) && aud.includes(options.audience)))) return { ok: false, reason: 'audience', payload };
+  if (!(aud === options.audience || (Array.isArray(aud) && aud.includes(options.audience))))
+    return { ok: false, reason: 'audience', payload };
   const { nowSeconds, skewSeconds } = options;
-  if (typeof payload.nbf === 'number' && payload.nbf > nowSeconds + skewSeconds) return { ok: false, reason: 'not-yet-valid', payload };
+  if (typeof payload.nbf === 'number' && payload.nbf > nowSeconds + skewSeconds)
+    return { ok: false, reason: 'not-yet-valid', payload };
   if (typeof payload.exp !== 'number') return { ok: false, reason: 'malformed' };
-  if (!options.ignoreExpiry && payload.exp + skewSeconds <= nowSeconds) return { ok: false, reason: 'expired', payload };
+  if (!options.ignoreExpiry && payload.exp + skewSeconds <= nowSeconds)
+    return { ok: false, reason: 'expired', payload };
   return { ok: true, payload };
 }

@@ -21,7 +21,8 @@ afterAll(() => runtime.close());
 
 const known: RequestFacts = {
   ip: '10.44.7.9',
-  userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
+  userAgent:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
   traceId: 'queries-test',
   deviceFingerprint: null,
 };
@@ -34,23 +35,68 @@ async function writeLogin(form: 'sql' | 'drizzle', userId: bigint, at: Date, req
   const expiration = new Date(at.getTime() + 3_600_000);
   const refreshExpires = new Date(at.getTime() + 1_800_000);
   const session = {
-    id: sessionId, userId, tenantId: 0n, currentAccessTokenJti: `jti-${form}`, securityStamp: 'stamp', deviceType: ua.deviceType,
-    deviceName: ua.deviceName.slice(0, 128), browser: ua.browser.slice(0, 64), operatingSystem: ua.os.slice(0, 64), ipAddress: request.ip,
-    loginMethod: 'password', isLocked: false, lockReason: null,
+    id: sessionId,
+    userId,
+    tenantId: 0n,
+    currentAccessTokenJti: `jti-${form}`,
+    securityStamp: 'stamp',
+    deviceType: ua.deviceType,
+    deviceName: ua.deviceName.slice(0, 128),
+    browser: ua.browser.slice(0, 64),
+    operatingSystem: ua.os.slice(0, 64),
+    ipAddress: request.ip,
+    loginMethod: 'password',
+    isLocked: false,
+    lockReason: null,
   };
   const loginName = `login-${userId}`;
   if (form === 'sql') {
     const columns = requestColumns(request, ua);
     await insertLoginSession(
       database,
-      { ...session, now: at.toISOString(), expirationTime: expiration.toISOString(), refreshId: ids.next(), refreshHash: `hash-${sessionId}`, refreshExpires: refreshExpires.toISOString() },
-      { logId: ids.next(), logUserName: loginName, loginLocation: columns.loginLocation, logDevice: columns.deviceFingerprint, traceId: request.traceId },
+      {
+        ...session,
+        now: at.toISOString(),
+        expirationTime: expiration.toISOString(),
+        refreshId: ids.next(),
+        refreshHash: `hash-${sessionId}`,
+        refreshExpires: refreshExpires.toISOString(),
+      },
+      {
+        logId: ids.next(),
+        logUserName: loginName,
+        loginLocation: columns.loginLocation,
+        logDevice: columns.deviceFingerprint,
+        traceId: request.traceId,
+      },
     );
   } else {
     await db.transaction(async (tx) => {
-      const row = { ...session, deviceFingerprint: request.deviceFingerprint, loginTime: at, lastActivityTime: at, expirationTime: expiration };
-      await insertSessionIn(tx, ids, row, { userId, userName: loginName, tenantId: 0n, sessionId, method: 'password', result: 'Success', message: LOGIN_SUCCEEDED, request, at });
-      await tx.insert(refreshTokens).values({ id: ids.next(), sessionId, tokenHash: `hash-${sessionId}`, issuedTime: at, expiresTime: refreshExpires });
+      const row = {
+        ...session,
+        deviceFingerprint: request.deviceFingerprint,
+        loginTime: at,
+        lastActivityTime: at,
+        expirationTime: expiration,
+      };
+      await insertSessionIn(tx, ids, row, {
+        userId,
+        userName: loginName,
+        tenantId: 0n,
+        sessionId,
+        method: 'password',
+        result: 'Success',
+        message: LOGIN_SUCCEEDED,
+        request,
+        at,
+      });
+      await tx.insert(refreshTokens).values({
+        id: ids.next(),
+        sessionId,
+        tokenHash: `hash-${sessionId}`,
+        issuedTime: at,
+        expiresTime: refreshExpires,
+      });
     });
   }
   return sessionId;
@@ -61,8 +107,14 @@ async function rowsOf(sessionId: bigint, userId: bigint) {
   const { db } = runtime.deps;
   const [session] = await db.select().from(userSessions).where(eq(userSessions.id, sessionId));
   const tokens = await db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, sessionId));
-  const logs = await db.select().from(loginLogs).where(inArray(loginLogs.sessionId, [sessionId]));
-  const [user] = await db.select({ lastLoginTime: users.lastLoginTime, lastLoginIp: users.lastLoginIp }).from(users).where(eq(users.id, userId));
+  const logs = await db
+    .select()
+    .from(loginLogs)
+    .where(inArray(loginLogs.sessionId, [sessionId]));
+  const [user] = await db
+    .select({ lastLoginTime: users.lastLoginTime, lastLoginIp: users.lastLoginIp })
+    .from(users)
+    .where(eq(users.id, userId));
   const { id: _s, currentAccessTokenJti: _j, ...sessionRest } = session!;
   return {
     session: sessionRest,
@@ -85,13 +137,19 @@ describe('the two forms of a login session write', () => {
     const { userId: _b, ...drizzleSession } = drizzleRows.session;
     expect(drizzleSession).toEqual(sqlSession);
     expect(drizzleRows.tokens).toEqual(sqlRows.tokens);
-    expect(drizzleRows.logs.map(({ userId: _u, ...rest }) => rest)).toEqual(sqlRows.logs.map(({ userId: _u, ...rest }) => rest));
+    expect(drizzleRows.logs.map(({ userId: _u, ...rest }) => rest)).toEqual(
+      sqlRows.logs.map(({ userId: _u, ...rest }) => rest),
+    );
     expect(drizzleRows.user).toEqual(sqlRows.user);
     expect(sqlRows.user).toEqual({ lastLoginTime: at, lastLoginIp: known.ip });
   });
 
   it('judge the risk of a later login alike: a known device and network are not risky, a new device is', async () => {
-    const elsewhere: RequestFacts = { ...known, ip: '172.20.1.1', userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148' };
+    const elsewhere: RequestFacts = {
+      ...known,
+      ip: '172.20.1.1',
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+    };
     const risk = async (form: 'sql' | 'drizzle', at: string, facts: RequestFacts = known) => {
       const user = await createTestUser(runtime.deps);
       await writeLogin('sql', user.id, new Date('2026-03-04T06:00:00.000Z'));

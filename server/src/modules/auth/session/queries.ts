@@ -2,7 +2,14 @@ import { eq } from 'drizzle-orm';
 import { users, userSessions } from '../../../../../db/schema/index.js';
 import type { DatabaseHandle, Executor } from '../../../infra/db/client.js';
 import type { IdGenerator } from '../../../infra/ids.js';
-import { LOGIN_SUCCEEDED, LoginResult, riskSql, writeLoginLog, type LoginLogEntry, type LoginLogValues } from '../../login-log/write.js';
+import {
+  LOGIN_SUCCEEDED,
+  LoginResult,
+  riskSql,
+  writeLoginLog,
+  type LoginLogEntry,
+  type LoginLogValues,
+} from '../../login-log/write.js';
 import { SessionStatus } from './session-state.js';
 
 /** The values of a new session and its first refresh token, in the driver's terms (timestamps as ISO text). */
@@ -64,9 +71,29 @@ export const INSERT_LOGIN_SESSION = `with inserted_session as (
 /** The parameters of INSERT_LOGIN_SESSION, in their numbered order. */
 export function sessionParams(v: NewSessionValues, login: LoginLogFields): unknown[] {
   return [
-    v.id, v.userId, v.tenantId, v.currentAccessTokenJti, v.securityStamp, v.deviceType, v.deviceName, v.browser, v.operatingSystem,
-    v.ipAddress, v.loginMethod, v.now, v.expirationTime, v.isLocked, v.lockReason, v.refreshId, v.refreshHash, v.refreshExpires,
-    login.logId, login.logUserName, login.loginLocation, login.logDevice, login.traceId,
+    v.id,
+    v.userId,
+    v.tenantId,
+    v.currentAccessTokenJti,
+    v.securityStamp,
+    v.deviceType,
+    v.deviceName,
+    v.browser,
+    v.operatingSystem,
+    v.ipAddress,
+    v.loginMethod,
+    v.now,
+    v.expirationTime,
+    v.isLocked,
+    v.lockReason,
+    v.refreshId,
+    v.refreshHash,
+    v.refreshExpires,
+    login.logId,
+    login.logUserName,
+    login.loginLocation,
+    login.logDevice,
+    login.traceId,
   ];
 }
 
@@ -74,7 +101,11 @@ export function sessionParams(v: NewSessionValues, login: LoginLogFields): unkno
  * Writes a login's session with its refresh token, the user's last login and the login's success
  * row (with its risk flag) in one statement, outside any transaction.
  */
-export async function insertLoginSession(database: DatabaseHandle, values: NewSessionValues, login: LoginLogFields): Promise<void> {
+export async function insertLoginSession(
+  database: DatabaseHandle,
+  values: NewSessionValues,
+  login: LoginLogFields,
+): Promise<void> {
   await database.prepared(INSERT_LOGIN_SESSION, sessionParams(values, login));
 }
 
@@ -85,10 +116,18 @@ export async function insertLoginSession(database: DatabaseHandle, values: NewSe
  * evict sessions in the same transaction; so do sessions that record no login (impersonation).
  * `queries.test.ts` checks that both forms write the same rows.
  */
-export async function insertSessionIn(tx: Executor, ids: IdGenerator, session: typeof userSessions.$inferInsert, login: LoginLogEntry | undefined): Promise<void> {
+export async function insertSessionIn(
+  tx: Executor,
+  ids: IdGenerator,
+  session: typeof userSessions.$inferInsert,
+  login: LoginLogEntry | undefined,
+): Promise<void> {
   await tx.insert(userSessions).values(session);
   if (!login) return;
-  await tx.update(users).set({ lastLoginTime: login.at, lastLoginIp: login.request.ip }).where(eq(users.id, login.userId!));
+  await tx
+    .update(users)
+    .set({ lastLoginTime: login.at, lastLoginIp: login.request.ip })
+    .where(eq(users.id, login.userId!));
   await writeLoginLog(tx, ids, login);
 }
 
@@ -161,9 +200,29 @@ export interface RefreshValues {
 /** The statement's parameters, in their numbered order. */
 export function refreshParams(v: RefreshValues): unknown[] {
   return [
-    v.sessionId, v.at, v.tenantId, v.refreshHash, v.jti, v.newRefreshId, v.newRefreshHash, v.lifetimeEnd, v.auditId, v.userId,
-    String(v.sessionId), v.ip, v.traceId, v.log.id, v.log.userName,
-    v.log.loginIp, v.log.loginLocation, v.log.browser, v.log.operatingSystem, v.log.deviceFingerprint,
-    v.grace ? v.refreshHash : null, v.grace?.accessJti ?? null, v.grace?.until ?? null, v.grace?.claims ?? null,
+    v.sessionId,
+    v.at,
+    v.tenantId,
+    v.refreshHash,
+    v.jti,
+    v.newRefreshId,
+    v.newRefreshHash,
+    v.lifetimeEnd,
+    v.auditId,
+    v.userId,
+    String(v.sessionId),
+    v.ip,
+    v.traceId,
+    v.log.id,
+    v.log.userName,
+    v.log.loginIp,
+    v.log.loginLocation,
+    v.log.browser,
+    v.log.operatingSystem,
+    v.log.deviceFingerprint,
+    v.grace ? v.refreshHash : null,
+    v.grace?.accessJti ?? null,
+    v.grace?.until ?? null,
+    v.grace?.claims ?? null,
   ];
 }

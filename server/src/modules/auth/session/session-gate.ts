@@ -57,7 +57,8 @@ export async function authenticateToken(ctx: GateContext, token: string | undefi
   const state = cached instanceof Promise ? await cached : cached;
   const now = deps.clock.nowMs();
   if (!state || state.userId !== claims.UserId) throw appError(authErrors.LOGIN_EXPIRED);
-  if (state.status !== SessionStatus.Active || state.isDeleted || state.expirationMs <= now) throw appError(authErrors.LOGIN_EXPIRED);
+  if (state.status !== SessionStatus.Active || state.isDeleted || state.expirationMs <= now)
+    throw appError(authErrors.LOGIN_EXPIRED);
   if (state.sessionStamp !== state.userStamp || !state.userEnabled) throw appError(authErrors.LOGIN_EXPIRED);
   if (state.jti !== claims.jti) throw appError(authErrors.TOKEN_INVALID);
   return { userId: state.ids.userId, sessionId, tenantId: state.ids.tenantId, claims, state };
@@ -98,12 +99,17 @@ export function enforceLock(auth: AuthContext, meta: RouteMeta | undefined): voi
   if (!state.isLocked) return;
   const allowed = meta?.allowWhileLocked;
   if (allowed === true || (allowed !== undefined && allowed === state.lockReason)) return;
-  const def = state.lockReason === 'PasswordChangeRequired' ? authErrors.PASSWORD_CHANGE_REQUIRED : authErrors.SESSION_LOCKED;
+  const def =
+    state.lockReason === 'PasswordChangeRequired' ? authErrors.PASSWORD_CHANGE_REQUIRED : authErrors.SESSION_LOCKED;
   throw appError(def, { detail: lockDetail(state) });
 }
 
 /** 403 when the snapshot lacks the code or the tenant's edition excludes it. */
-export async function requirePermission(ctx: { services: { authz: AuthorizationService } }, auth: AuthContext, code: string): Promise<void> {
+export async function requirePermission(
+  ctx: { services: { authz: AuthorizationService } },
+  auth: AuthContext,
+  code: string,
+): Promise<void> {
   // The super-administrator's token carries `*`: a fast path without the snapshot (SPEC rule 3),
   // except inside a tenant, where the edition whitelist still applies.
   if (auth.claims.permission === WILDCARD_PERMISSION && auth.tenantId === 0n) return;
@@ -117,7 +123,8 @@ export async function requirePermission(ctx: { services: { authz: AuthorizationS
  */
 export function requireAllowed(snapshot: AuthorizationSnapshot, code: string): void {
   if (allows(snapshot, code)) return;
-  if (snapshot.tenantId !== '0' && isPlatformCode(code)) throw appError(authErrors.PLATFORM_PERMISSION, { params: { permission: code } });
+  if (snapshot.tenantId !== '0' && isPlatformCode(code))
+    throw appError(authErrors.PLATFORM_PERMISSION, { params: { permission: code } });
   const granted = snapshot.permissions.includes('*') || snapshot.permissions.includes(code.toLowerCase());
   throw appError(granted ? authErrors.EDITION_FORBIDS : authErrors.PERMISSION_DENIED, { params: { permission: code } });
 }

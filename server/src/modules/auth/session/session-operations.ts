@@ -62,23 +62,62 @@ export function createSessionOperations(deps: SessionOperationsDeps) {
       const cached = deps.sessionState.get(sessionId);
       const state = cached instanceof Promise ? await cached : cached;
       const failed = async (message: string) => {
-        await events.publish('AuthLoginFailed', { userId, userName: claims.UserName, tenantId: state?.ids.tenantId ?? 0n, method: 'refresh', result: 'Failed', message, request: facts });
+        await events.publish('AuthLoginFailed', {
+          userId,
+          userName: claims.UserName,
+          tenantId: state?.ids.tenantId ?? 0n,
+          method: 'refresh',
+          result: 'Failed',
+          message,
+          request: facts,
+        });
         return appError(authErrors.LOGIN_EXPIRED);
       };
-      if (!state || state.userId !== claims.UserId || !state.userEnabled || state.sessionStamp !== state.userStamp) throw await failed('Session no longer valid');
-      const subject = { userId, userName: state.userName, email: state.email, phone: state.phone, avatar: state.avatar };
-      const result = await sessions.refresh(state, { refreshToken, accessJti: claims.jti }, subject, claims.DeviceFingerprint ?? null, facts);
+      if (!state || state.userId !== claims.UserId || !state.userEnabled || state.sessionStamp !== state.userStamp)
+        throw await failed('Session no longer valid');
+      const subject = {
+        userId,
+        userName: state.userName,
+        email: state.email,
+        phone: state.phone,
+        avatar: state.avatar,
+      };
+      const result = await sessions.refresh(
+        state,
+        { refreshToken, accessJti: claims.jti },
+        subject,
+        claims.DeviceFingerprint ?? null,
+        facts,
+      );
       if (result === 'reused') throw await failed('Refresh token reused: session revoked');
       if (result === 'invalid') throw await failed('Refresh token invalid or expired');
       // The reuse grace's repeat of a rotation is not a refresh of its own.
-      if (result.rotated) await events.publish('TokenRefreshed', { userId, userName: claims.UserName, tenantId: state.ids.tenantId, sessionId, request: facts });
+      if (result.rotated)
+        await events.publish('TokenRefreshed', {
+          userId,
+          userName: claims.UserName,
+          tenantId: state.ids.tenantId,
+          sessionId,
+          request: facts,
+        });
       return result.token;
     },
 
     /** POST /api/Auth/Logout: the session and its tokens end (logout event). */
     async logout(auth: AuthContext, ctx: CallContext): Promise<void> {
-      await sessions.revoke(auth.userId, [auth.sessionId], 'Logout', true, { userId: actingUserId(auth), ip: ctx.ip, traceId: ctx.traceId, endReason: 'logout' });
-      await events.publish('AuthLogout', { userId: auth.userId, userName: auth.state.userName, tenantId: auth.tenantId, sessionId: auth.sessionId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
+      await sessions.revoke(auth.userId, [auth.sessionId], 'Logout', true, {
+        userId: actingUserId(auth),
+        ip: ctx.ip,
+        traceId: ctx.traceId,
+        endReason: 'logout',
+      });
+      await events.publish('AuthLogout', {
+        userId: auth.userId,
+        userName: auth.state.userName,
+        tenantId: auth.tenantId,
+        sessionId: auth.sessionId,
+        request: requestFacts(ctx, auth.claims.DeviceFingerprint),
+      });
     },
 
     /** POST /api/Auth/LockSession: locks with a lock password chosen now (4 to 64 characters). */
@@ -99,8 +138,13 @@ export function createSessionOperations(deps: SessionOperationsDeps) {
       if (!state.isLocked) return;
       if (state.lockReason === 'PasswordChangeRequired') throw appError(authErrors.UNLOCK_NOT_SUPPORTED);
       const lockHash = await sessions.lockPasswordHash(auth.sessionId);
-      const [security] = await db.select({ hash: userSecurity.passwordHash }).from(userSecurity).where(eq(userSecurity.userId, auth.userId));
-      const ok = (lockHash !== null && (await deps.hasher.verify(lockHash, password)).ok) || (security !== undefined && (await deps.hasher.verify(security.hash, password)).ok);
+      const [security] = await db
+        .select({ hash: userSecurity.passwordHash })
+        .from(userSecurity)
+        .where(eq(userSecurity.userId, auth.userId));
+      const ok =
+        (lockHash !== null && (await deps.hasher.verify(lockHash, password)).ok) ||
+        (security !== undefined && (await deps.hasher.verify(security.hash, password)).ok);
       if (ok) return sessions.setLock(auth.sessionId, null);
       const failures = await sessions.failUnlock(auth.sessionId);
       const max = config.Saas.Auth.UnlockMaxAttempts;
@@ -123,7 +167,10 @@ export function createSessionOperations(deps: SessionOperationsDeps) {
       refuseWhileImpersonating(auth);
       const now = clock.now();
       if (target !== 0n) {
-        const [tenant] = await db.select().from(tenants).where(and(eq(tenants.id, target), notDeleted(tenants.isDeleted)));
+        const [tenant] = await db
+          .select()
+          .from(tenants)
+          .where(and(eq(tenants.id, target), notDeleted(tenants.isDeleted)));
         if (!tenant) throw appError(authErrors.TENANT_NOT_FOUND);
         const unavailable = tenantAvailability(tenant, now);
         if (unavailable) throw appError(authErrors.TENANT_UNAVAILABLE, { params: { reason: unavailable } });
@@ -133,8 +180,20 @@ export function createSessionOperations(deps: SessionOperationsDeps) {
       }
       const account = await subjectOf(deps, auth.userId);
       if (!account) throw appError(authErrors.LOGIN_EXPIRED);
-      const token = await sessions.moveToContext(auth.sessionId, account.subject, target, auth.claims.DeviceFingerprint ?? null);
-      await events.publish('TenantSwitched', { userId: auth.userId, userName: auth.state.userName, fromTenantId: auth.tenantId, toTenantId: target, sessionId: auth.sessionId, request: requestFacts(ctx, auth.claims.DeviceFingerprint) });
+      const token = await sessions.moveToContext(
+        auth.sessionId,
+        account.subject,
+        target,
+        auth.claims.DeviceFingerprint ?? null,
+      );
+      await events.publish('TenantSwitched', {
+        userId: auth.userId,
+        userName: auth.state.userName,
+        fromTenantId: auth.tenantId,
+        toTenantId: target,
+        sessionId: auth.sessionId,
+        request: requestFacts(ctx, auth.claims.DeviceFingerprint),
+      });
       return token;
     },
   };
@@ -147,4 +206,3 @@ export function parseTenantTarget(value: string | number | null | undefined): bi
   if (value === null || value === undefined) return 0n;
   return parseId(value);
 }
-

@@ -4,7 +4,13 @@ import type { AppDeps } from '../../../app-deps.js';
 import type { Executor } from '../../../infra/db/client.js';
 import type { RequestFacts } from '../events.js';
 import { parseUserAgent, type UserAgentInfo } from './user-agent.js';
-import { insertLoginSession, insertSessionIn, REFRESH_STATEMENT, refreshParams, type LoginLogFields } from './queries.js';
+import {
+  insertLoginSession,
+  insertSessionIn,
+  REFRESH_STATEMENT,
+  refreshParams,
+  type LoginLogFields,
+} from './queries.js';
 import { LOGIN_SUCCEEDED, loginLogRow, type LoginLogEntry } from '../../login-log/write.js';
 import { SessionStatus, type LockReason, type SessionState, type SessionStateService } from './session-state.js';
 import { hashRefreshToken, type LoginToken, type TokenService, type TokenSubject } from './tokens.js';
@@ -55,9 +61,20 @@ export function impersonationEnded(
   by?: RevokedBy,
 ): AuditEntry {
   return {
-    action: 'ImpersonationEnded', tenantId: session.tenantId, userId: session.userId, actorUserId: session.impersonatorUserId, targetType: 'Session', targetId: String(session.id),
-    detail: { endedBy: by ? String(by.userId) : undefined, reason, durationSeconds: Math.round((at.getTime() - session.loginTime.getTime()) / 1000) },
-    ip: by?.ip, traceId: by?.traceId, at,
+    action: 'ImpersonationEnded',
+    tenantId: session.tenantId,
+    userId: session.userId,
+    actorUserId: session.impersonatorUserId,
+    targetType: 'Session',
+    targetId: String(session.id),
+    detail: {
+      endedBy: by ? String(by.userId) : undefined,
+      reason,
+      durationSeconds: Math.round((at.getTime() - session.loginTime.getTime()) / 1000),
+    },
+    ip: by?.ip,
+    traceId: by?.traceId,
+    at,
   };
 }
 
@@ -67,7 +84,11 @@ export type RefreshOutcome = { token: LoginToken; rotated: boolean } | 'invalid'
 const SAME_DEVICE = 'Signed in again on the same device';
 const OTHER_DEVICE = 'Signed in on another device';
 
-type SessionDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'events'> & { tokens: TokenService; authz: AuthorizationService; sessionState: SessionStateService };
+type SessionDeps = Pick<AppDeps, 'db' | 'database' | 'ids' | 'clock' | 'events'> & {
+  tokens: TokenService;
+  authz: AuthorizationService;
+  sessionState: SessionStateService;
+};
 
 /**
  * Sessions: one per login per device. Creating one applies the device policies; tokens are
@@ -85,7 +106,13 @@ export function createSessionService(deps: SessionDeps) {
   /** The login-log fields of a login's session statement, taken from the row loginLogRow defines. */
   function loginLogFields(entry: LoginLogEntry, ua: UserAgentInfo): LoginLogFields {
     const row = loginLogRow(ids, entry, ua);
-    return { logId: row.id, logUserName: row.userName, loginLocation: row.loginLocation, logDevice: row.deviceFingerprint, traceId: row.traceId };
+    return {
+      logId: row.id,
+      logUserName: row.userName,
+      loginLocation: row.loginLocation,
+      logDevice: row.deviceFingerprint,
+      traceId: row.traceId,
+    };
   }
 
   /**
@@ -102,8 +129,17 @@ export function createSessionService(deps: SessionDeps) {
       .update(userSessions)
       .set({ status: SessionStatus.Revoked, revokedTime: now, revokedReason: reason.slice(0, 128) })
       .where(and(inArray(userSessions.id, sessionIds), eq(userSessions.status, SessionStatus.Active)))
-      .returning({ id: userSessions.id, userId: userSessions.userId, tenantId: userSessions.tenantId, impersonatorUserId: userSessions.impersonatorUserId, loginTime: userSessions.loginTime });
-    await tx.update(refreshTokens).set({ usedTime: now }).where(and(inArray(refreshTokens.sessionId, sessionIds), isNull(refreshTokens.usedTime)));
+      .returning({
+        id: userSessions.id,
+        userId: userSessions.userId,
+        tenantId: userSessions.tenantId,
+        impersonatorUserId: userSessions.impersonatorUserId,
+        loginTime: userSessions.loginTime,
+      });
+    await tx
+      .update(refreshTokens)
+      .set({ usedTime: now })
+      .where(and(inArray(refreshTokens.sessionId, sessionIds), isNull(refreshTokens.usedTime)));
     for (const session of ended) {
       if (session.impersonatorUserId === null) continue;
       await writeAudit(tx, ids, impersonationEnded(session, now, by?.endReason ?? reason, by));
@@ -118,7 +154,13 @@ export function createSessionService(deps: SessionDeps) {
   }
 
   /** Revokes sessions and their refresh tokens in a transaction of its own, then announces it. */
-  async function revoke(userId: bigint, sessionIds: bigint[], reason: string, notify = true, by?: RevokedBy): Promise<void> {
+  async function revoke(
+    userId: bigint,
+    sessionIds: bigint[],
+    reason: string,
+    notify = true,
+    by?: RevokedBy,
+  ): Promise<void> {
     if (sessionIds.length === 0) return;
     await db.transaction((tx) => revokeIn(tx, sessionIds, reason, by));
     await announceRevoked(userId, sessionIds, reason, notify);
@@ -129,7 +171,14 @@ export function createSessionService(deps: SessionDeps) {
     return tx
       .select({ id: userSessions.id, device: userSessions.deviceFingerprint })
       .from(userSessions)
-      .where(and(eq(userSessions.userId, userId), eq(userSessions.status, SessionStatus.Active), notDeleted(userSessions.isDeleted), except ? ne(userSessions.id, except) : undefined))
+      .where(
+        and(
+          eq(userSessions.userId, userId),
+          eq(userSessions.status, SessionStatus.Active),
+          notDeleted(userSessions.isDeleted),
+          except ? ne(userSessions.id, except) : undefined,
+        ),
+      )
       .orderBy(asc(userSessions.loginTime), asc(userSessions.id));
   }
 
@@ -137,16 +186,32 @@ export function createSessionService(deps: SessionDeps) {
    * Issues an access token for a session in a context, with the roles of that context (read
    * before any transaction); a new session passes its start and the token's lifetime.
    */
-  async function accessFor(user: TokenSubject, sessionId: bigint, tenantId: bigint, device: string | null, session?: { issuedAt: Date; lifetimeMs: number }) {
+  async function accessFor(
+    user: TokenSubject,
+    sessionId: bigint,
+    tenantId: bigint,
+    device: string | null,
+    session?: { issuedAt: Date; lifetimeMs: number },
+  ) {
     const snapshot = await deps.authz.get(user.userId, tenantId);
-    return tokens.issueAccess({ subject: user, sessionId, tenantId, deviceFingerprint: device, roles: snapshot.roles, isSuperAdmin: snapshot.isSuperAdmin, ...session });
+    return tokens.issueAccess({
+      subject: user,
+      sessionId,
+      tenantId,
+      deviceFingerprint: device,
+      roles: snapshot.roles,
+      isSuperAdmin: snapshot.isSuperAdmin,
+      ...session,
+    });
   }
 
   async function newRefreshToken(tx: Executor, sessionId: bigint, sessionExpires: Date): Promise<string> {
     const now = clock.now();
     const { token, hash } = tokens.newRefreshToken();
     const expires = new Date(Math.min(now.getTime() + tokens.refreshLifetimeMs, sessionExpires.getTime()));
-    await tx.insert(refreshTokens).values({ id: ids.next(), sessionId, tokenHash: hash, issuedTime: now, expiresTime: expires });
+    await tx
+      .insert(refreshTokens)
+      .values({ id: ids.next(), sessionId, tokenHash: hash, issuedTime: now, expiresTime: expires });
     return token;
   }
 
@@ -167,7 +232,10 @@ export function createSessionService(deps: SessionDeps) {
       // A token never outlives its session; a session without a refresh token (impersonation)
       // lives on its one access token, which therefore lasts exactly as long as the session.
       const tokenLifetimeMs = options.impersonatorUserId ? lifetimeMs : Math.min(tokens.accessLifetimeMs, lifetimeMs);
-      const access = await accessFor(user, sessionId, options.tenantId, request.deviceFingerprint, { issuedAt: now, lifetimeMs: tokenLifetimeMs });
+      const access = await accessFor(user, sessionId, options.tenantId, request.deviceFingerprint, {
+        issuedAt: now,
+        lifetimeMs: tokenLifetimeMs,
+      });
       const row: typeof userSessions.$inferInsert = {
         id: sessionId,
         userId: user.userId,
@@ -216,7 +284,20 @@ export function createSessionService(deps: SessionDeps) {
             refreshHash: refresh.hash,
             refreshExpires: refreshExpires.toISOString(),
           },
-          loginLogFields({ userId: user.userId, userName: options.recordLogin.loginName, tenantId: options.tenantId, sessionId, method: options.method, result: 'Success', message: LOGIN_SUCCEEDED, request, at: now }, ua),
+          loginLogFields(
+            {
+              userId: user.userId,
+              userName: options.recordLogin.loginName,
+              tenantId: options.tenantId,
+              sessionId,
+              method: options.method,
+              result: 'Success',
+              message: LOGIN_SUCCEEDED,
+              request,
+              at: now,
+            },
+            ua,
+          ),
         );
         return { sessionId, token: tokens.loginToken(access, refresh.token) };
       }
@@ -230,17 +311,30 @@ export function createSessionService(deps: SessionDeps) {
         }
         // Device policies, applied before the new session exists so they never evict it.
         const others = options.impersonatorUserId ? [] : await activeSessions(tx, user.userId);
-        if (request.deviceFingerprint) for (const s of others) if (s.device === request.deviceFingerprint) sameDevice.push(s.id);
+        if (request.deviceFingerprint)
+          for (const s of others) if (s.device === request.deviceFingerprint) sameDevice.push(s.id);
         const remaining = others.filter((s) => !sameDevice.includes(s.id));
         if (!user.allowMultiLogin) otherDevices.push(...remaining.map((s) => s.id));
         else if (user.maxLoginDevices > 0) {
           // Oldest first: room is made for the new session.
-          otherDevices.push(...remaining.slice(0, Math.max(0, remaining.length - (user.maxLoginDevices - 1))).map((s) => s.id));
+          otherDevices.push(
+            ...remaining.slice(0, Math.max(0, remaining.length - (user.maxLoginDevices - 1))).map((s) => s.id),
+          );
         }
         await revokeIn(tx, sameDevice, SAME_DEVICE);
         await revokeIn(tx, otherDevices, OTHER_DEVICE);
         const login = options.recordLogin
-          ? { userId: user.userId, userName: options.recordLogin.loginName, tenantId: options.tenantId, sessionId, method: options.method, result: 'Success' as const, message: LOGIN_SUCCEEDED, request, at: now }
+          ? {
+              userId: user.userId,
+              userName: options.recordLogin.loginName,
+              tenantId: options.tenantId,
+              sessionId,
+              method: options.method,
+              result: 'Success' as const,
+              message: LOGIN_SUCCEEDED,
+              request,
+              at: now,
+            }
           : undefined;
         await insertSessionIn(tx, ids, row, login);
         return options.impersonatorUserId ? '' : newRefreshToken(tx, sessionId, expiration);
@@ -261,24 +355,72 @@ export function createSessionService(deps: SessionDeps) {
      * treated as theft and ends the session. A session found past its absolute expiry is marked
      * Expired.
      */
-    async refresh(state: SessionState, presented: { refreshToken: string; accessJti: string }, user: TokenSubject, device: string | null, request: RequestFacts): Promise<RefreshOutcome> {
+    async refresh(
+      state: SessionState,
+      presented: { refreshToken: string; accessJti: string },
+      user: TokenSubject,
+      device: string | null,
+      request: RequestFacts,
+    ): Promise<RefreshOutcome> {
       const { sessionId, tenantId } = state.ids;
       const refreshHash = hashRefreshToken(presented.refreshToken);
       const now = clock.now();
       const at = now.toISOString();
       // The roles of the new token, read before the statement (see the rule above).
       const snapshot = await deps.authz.get(user.userId, tenantId);
-      const access = tokens.issueAccess({ subject: user, sessionId, tenantId, deviceFingerprint: device, roles: snapshot.roles, isSuperAdmin: snapshot.isSuperAdmin });
+      const access = tokens.issueAccess({
+        subject: user,
+        sessionId,
+        tenantId,
+        deviceFingerprint: device,
+        roles: snapshot.roles,
+        isSuperAdmin: snapshot.isSuperAdmin,
+      });
       const fresh = tokens.successorRefreshToken(presented.refreshToken, access.jti);
       const lifetimeEnd = new Date(now.getTime() + tokens.refreshLifetimeMs).toISOString();
       const graceMs = tokens.refreshReuseGraceMs;
-      const grace = graceMs > 0 ? { accessJti: presented.accessJti, until: new Date(now.getTime() + graceMs).toISOString(), claims: access.claimsJson } : null;
+      const grace =
+        graceMs > 0
+          ? {
+              accessJti: presented.accessJti,
+              until: new Date(now.getTime() + graceMs).toISOString(),
+              claims: access.claimsJson,
+            }
+          : null;
       // The TokenRefreshed audit entry and login-log row commit with the refresh, exactly once.
-      const [row] = await deps.database.prepared<{ issued: string | number | bigint; status: number | null; expired: boolean | null; usable: boolean | null; grace_claims: string | null }>(
+      const [row] = await deps.database.prepared<{
+        issued: string | number | bigint;
+        status: number | null;
+        expired: boolean | null;
+        usable: boolean | null;
+        grace_claims: string | null;
+      }>(
         REFRESH_STATEMENT,
         refreshParams({
-          sessionId, at, tenantId, refreshHash, jti: access.jti, newRefreshId: ids.next(), newRefreshHash: fresh.hash, lifetimeEnd,
-          auditId: ids.next(), userId: user.userId, ip: request.ip, traceId: request.traceId, log: loginLogRow(ids, { userId: user.userId, userName: user.userName, tenantId, sessionId, method: 'refresh', result: 'TokenRefreshed', message: 'Access token refreshed', request, at: now }), grace,
+          sessionId,
+          at,
+          tenantId,
+          refreshHash,
+          jti: access.jti,
+          newRefreshId: ids.next(),
+          newRefreshHash: fresh.hash,
+          lifetimeEnd,
+          auditId: ids.next(),
+          userId: user.userId,
+          ip: request.ip,
+          traceId: request.traceId,
+          log: loginLogRow(ids, {
+            userId: user.userId,
+            userName: user.userName,
+            tenantId,
+            sessionId,
+            method: 'refresh',
+            result: 'TokenRefreshed',
+            message: 'Access token refreshed',
+            request,
+            at: now,
+          }),
+          grace,
         }),
       );
       if (Number(row?.issued) === 1) {
@@ -288,7 +430,10 @@ export function createSessionService(deps: SessionDeps) {
       }
       if (row?.status === null || row?.status === undefined) return 'invalid';
       if (row.status === SessionStatus.Active && row.expired) {
-        await db.update(userSessions).set({ status: SessionStatus.Expired }).where(and(eq(userSessions.id, sessionId), eq(userSessions.status, SessionStatus.Active)));
+        await db
+          .update(userSessions)
+          .set({ status: SessionStatus.Expired })
+          .where(and(eq(userSessions.id, sessionId), eq(userSessions.status, SessionStatus.Active)));
         await deps.sessionState.invalidateSession(sessionId);
         return 'invalid';
       }
@@ -297,27 +442,49 @@ export function createSessionService(deps: SessionDeps) {
         // The pair the last rotation spent, within its grace: that rotation's pair, rebuilt.
         const again = tokens.reissueAccess(row.grace_claims);
         await deps.sessionState.rotateJti(state, again.jti);
-        return { token: tokens.loginToken(again, tokens.successorRefreshToken(presented.refreshToken, again.jti).token), rotated: false };
+        return {
+          token: tokens.loginToken(again, tokens.successorRefreshToken(presented.refreshToken, again.jti).token),
+          rotated: false,
+        };
       }
       // The session is fine but the token was not claimed: unknown, expired, or already spent.
-      const [known] = await db.select({ usedTime: refreshTokens.usedTime }).from(refreshTokens).where(and(eq(refreshTokens.tokenHash, refreshHash), eq(refreshTokens.sessionId, sessionId)));
+      const [known] = await db
+        .select({ usedTime: refreshTokens.usedTime })
+        .from(refreshTokens)
+        .where(and(eq(refreshTokens.tokenHash, refreshHash), eq(refreshTokens.sessionId, sessionId)));
       if (!known?.usedTime) return 'invalid';
       await revoke(user.userId, [sessionId], 'Refresh token reused');
       return 'reused';
     },
 
     /** Moves a session to another context with a new token pair (SPEC "Tenant switch"). */
-    async moveToContext(sessionId: bigint, user: TokenSubject, tenantId: bigint, device: string | null): Promise<LoginToken> {
+    async moveToContext(
+      sessionId: bigint,
+      user: TokenSubject,
+      tenantId: bigint,
+      device: string | null,
+    ): Promise<LoginToken> {
       const access = await accessFor(user, sessionId, tenantId, device);
       const refresh = await db.transaction(async (tx) => {
         const [session] = await tx
           .update(userSessions)
           // The pair a refresh spent belongs to the old context too: no grace repeats it.
-          .set({ tenantId, currentAccessTokenJti: access.jti, lastActivityTime: clock.now(), graceRefreshHash: null, graceAccessJti: null, graceUntil: null, graceAccessClaims: null })
+          .set({
+            tenantId,
+            currentAccessTokenJti: access.jti,
+            lastActivityTime: clock.now(),
+            graceRefreshHash: null,
+            graceAccessJti: null,
+            graceUntil: null,
+            graceAccessClaims: null,
+          })
           .where(eq(userSessions.id, sessionId))
           .returning({ expirationTime: userSessions.expirationTime });
         // The old pair belongs to the old context; its refresh token is spent.
-        await tx.update(refreshTokens).set({ usedTime: clock.now() }).where(and(eq(refreshTokens.sessionId, sessionId), isNull(refreshTokens.usedTime)));
+        await tx
+          .update(refreshTokens)
+          .set({ usedTime: clock.now() })
+          .where(and(eq(refreshTokens.sessionId, sessionId), isNull(refreshTokens.usedTime)));
         return newRefreshToken(tx, sessionId, session!.expirationTime);
       });
       await deps.sessionState.invalidateSession(sessionId);
@@ -331,8 +498,14 @@ export function createSessionService(deps: SessionDeps) {
     async setLock(sessionId: bigint, lock: { reason: LockReason; passwordHash: string | null } | null): Promise<void> {
       await db
         .update(userSessions)
-        .set(lock ? { isLocked: true, lockReason: lock.reason, lockPasswordHash: lock.passwordHash, unlockFailedAttempts: 0 } : { isLocked: false, lockReason: null, lockPasswordHash: null, unlockFailedAttempts: 0 })
-        .where(lock ? and(eq(userSessions.id, sessionId), eq(userSessions.isLocked, false)) : eq(userSessions.id, sessionId));
+        .set(
+          lock
+            ? { isLocked: true, lockReason: lock.reason, lockPasswordHash: lock.passwordHash, unlockFailedAttempts: 0 }
+            : { isLocked: false, lockReason: null, lockPasswordHash: null, unlockFailedAttempts: 0 },
+        )
+        .where(
+          lock ? and(eq(userSessions.id, sessionId), eq(userSessions.isLocked, false)) : eq(userSessions.id, sessionId),
+        );
       await deps.sessionState.invalidateSession(sessionId);
     },
 
@@ -347,7 +520,10 @@ export function createSessionService(deps: SessionDeps) {
     },
 
     async lockPasswordHash(sessionId: bigint): Promise<string | null> {
-      const [row] = await db.select({ hash: userSessions.lockPasswordHash }).from(userSessions).where(eq(userSessions.id, sessionId));
+      const [row] = await db
+        .select({ hash: userSessions.lockPasswordHash })
+        .from(userSessions)
+        .where(eq(userSessions.id, sessionId));
       return row?.hash ?? null;
     },
   };

@@ -79,7 +79,10 @@ async function load(db: Database, sessionId: bigint): Promise<SessionState | nul
     .innerJoin(users, eq(users.id, userSessions.userId))
     .innerJoin(userSecurity, eq(userSecurity.userId, userSessions.userId))
     .leftJoin(tenants, and(eq(tenants.id, userSessions.tenantId)))
-    .leftJoin(tenantMemberships, and(eq(tenantMemberships.tenantId, userSessions.tenantId), eq(tenantMemberships.userId, userSessions.userId)))
+    .leftJoin(
+      tenantMemberships,
+      and(eq(tenantMemberships.tenantId, userSessions.tenantId), eq(tenantMemberships.userId, userSessions.userId)),
+    )
     .where(eq(userSessions.id, sessionId));
   if (!row) return null;
   const { s } = row;
@@ -138,8 +141,19 @@ export interface SessionStateService {
 }
 
 /** The state cache: a revocation reaches every node in milliseconds, with a 60 s backstop. */
-export function createSessionStateService(deps: { db: Database; store: EphemeralStore; clock: Clock; logger: Logger }): SessionStateService {
-  const cache: InvalidatingCache<SessionState | null> = createInvalidatingCache({ name: 'session', store: deps.store, clock: deps.clock, logger: deps.logger, ttlMs: 60_000 });
+export function createSessionStateService(deps: {
+  db: Database;
+  store: EphemeralStore;
+  clock: Clock;
+  logger: Logger;
+}): SessionStateService {
+  const cache: InvalidatingCache<SessionState | null> = createInvalidatingCache({
+    name: 'session',
+    store: deps.store,
+    clock: deps.clock,
+    logger: deps.logger,
+    ttlMs: 60_000,
+  });
   return {
     get(sessionId) {
       const id = String(sessionId);
@@ -154,7 +168,13 @@ export function createSessionStateService(deps: { db: Database; store: Ephemeral
     },
     invalidateSession: (id) => cache.invalidate(`session:${id}`),
     rotateJti: (state, jti) =>
-      cache.replace(state.sessionId, [`session:${state.sessionId}`, `user:${state.userId}`, `tenant:${state.tenantId}`], { ...state, jti }, `session:${state.sessionId}`, state),
+      cache.replace(
+        state.sessionId,
+        [`session:${state.sessionId}`, `user:${state.userId}`, `tenant:${state.tenantId}`],
+        { ...state, jti },
+        `session:${state.sessionId}`,
+        state,
+      ),
     invalidateUser: (id) => cache.invalidate(`user:${id}`),
     invalidateTenant: (id) => cache.invalidate(`tenant:${id}`),
     start: () => cache.start(),

@@ -44,7 +44,10 @@ describe('device policies at login', () => {
     const user = await createTestUser(server.runtime.deps);
     const res = await server.json('/api/Auth/Login', {
       method: 'POST',
-      headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36' },
+      headers: {
+        'user-agent':
+          'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+      },
       json: { username: user.email, password: user.password, deviceId: 'desk-1' },
     });
     expect(res.status).toBe(200);
@@ -76,7 +79,7 @@ describe('device policies at login', () => {
     expect(await activeSessionCount(user.id)).toBe(3);
   });
 
-  it('AllowMultiLogin=false ends every other session of the user, and no one else\'s', async () => {
+  it("AllowMultiLogin=false ends every other session of the user, and no one else's", async () => {
     const user = await createTestUser(server.runtime.deps, { allowMultiLogin: false });
     const bystander = await createTestUser(server.runtime.deps, { allowMultiLogin: false });
     const theirs = await loginAs(server, bystander, { deviceId: 'a' });
@@ -94,7 +97,10 @@ describe('device policies at login', () => {
   it('MaxLoginDevices=2 evicts the oldest session when a third device logs in', async () => {
     const user = await createTestUser(server.runtime.deps, { maxLoginDevices: 2 });
     const bystander = await createTestUser(server.runtime.deps, { maxLoginDevices: 2 });
-    const other = [await loginAs(server, bystander, { deviceId: 'd1' }), await loginAs(server, bystander, { deviceId: 'd2' })];
+    const other = [
+      await loginAs(server, bystander, { deviceId: 'd1' }),
+      await loginAs(server, bystander, { deviceId: 'd2' }),
+    ];
     const d1 = await loginAs(server, user, { deviceId: 'd1' });
     const d2 = await loginAs(server, user, { deviceId: 'd2' });
     await expectAlive(d1.accessToken);
@@ -123,7 +129,9 @@ describe('device policies at login', () => {
 
   it('AllowMultiLogin=false holds under parallel logins: one session survives', async () => {
     const user = await createTestUser(server.runtime.deps, { allowMultiLogin: false });
-    const logins = await Promise.all(['p1', 'p2', 'p3', 'p4', 'p5'].map((deviceId) => loginAs(server, user, { deviceId })));
+    const logins = await Promise.all(
+      ['p1', 'p2', 'p3', 'p4', 'p5'].map((deviceId) => loginAs(server, user, { deviceId })),
+    );
     expect(await activeSessionCount(user.id)).toBe(1);
     const alive = [];
     for (const t of logins) if ((await api.userInfo(t.accessToken)).status === 200) alive.push(t);

@@ -46,7 +46,11 @@ describe('LockSession', () => {
       expect(res.status, password).toBe(400);
       expect((res.body.data as Array<{ field: string }>).map((d) => d.field)).toContain('password');
     }
-    const missing = await server.json('/api/Auth/LockSession', { method: 'POST', headers: { authorization: `Bearer ${token.accessToken}` }, json: {} });
+    const missing = await server.json('/api/Auth/LockSession', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.accessToken}` },
+      json: {},
+    });
     expect(missing.status).toBe(400);
     // None of those locked anything.
     expect((await api.userInfo(token.accessToken)).status).toBe(200);
@@ -65,7 +69,13 @@ describe('LockSession', () => {
     expectScreenLocked(await api.permissions(token.accessToken));
     // Even the password change: it is reachable only under the forced-change lock.
     expectScreenLocked(await api.changePassword(token.accessToken, 'whatever', 'N3w#Passphrase!'));
-    expectScreenLocked(await server.json('/api/Auth/SwitchTenant', { method: 'POST', headers: { authorization: `Bearer ${token.accessToken}` }, json: { tenantId: null } }));
+    expectScreenLocked(
+      await server.json('/api/Auth/SwitchTenant', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.accessToken}` },
+        json: { tenantId: null },
+      }),
+    );
     expect((await sessionRow(server, token.accessToken)).isLocked).toBe(true);
   });
 

@@ -179,7 +179,10 @@ describe('ChangePassword', () => {
     expect(after.securityStamp).not.toBe(before.securityStamp);
     expect(after.mustChangePassword).toBe(false);
 
-    const audits = await server.runtime.deps.db.select().from(auditEntries).where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'PasswordChanged')));
+    const audits = await server.runtime.deps.db
+      .select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'PasswordChanged')));
     expect(audits).toHaveLength(1);
     const notices = await securityNotices(user.id);
     expect(notices).toHaveLength(noticesBefore + 1);
@@ -232,7 +235,10 @@ describe('ChangePassword', () => {
   });
 
   it('needs a token', async () => {
-    const res = await server.json('/api/Profile/ChangePassword', { method: 'POST', json: { oldPassword: 'x', newPassword: NEW_PASSWORD } });
+    const res = await server.json('/api/Profile/ChangePassword', {
+      method: 'POST',
+      json: { oldPassword: 'x', newPassword: NEW_PASSWORD },
+    });
     expect(res.status).toBe(401);
   });
 });

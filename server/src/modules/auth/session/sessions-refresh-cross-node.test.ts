@@ -28,7 +28,11 @@ afterAll(() => cluster?.close());
 type Pair = { accessToken: string; refreshToken: string };
 
 async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as { code: number; data: Pair & Record<string, unknown> } };
 }
 
@@ -49,13 +53,20 @@ describe('refresh reuse grace across nodes', () => {
     const sessionId = BigInt(String(claimsOf(token.accessToken).SessionId));
     const old = { accessToken: token.accessToken, refreshToken: token.refreshToken };
 
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => post(i % 2 ? b.url : a.url, '/api/Auth/RefreshToken', old)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(i % 2 ? b.url : a.url, '/api/Auth/RefreshToken', old)),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     const pair = results[0]!.body.data;
     for (const r of results) expect(r.body.data).toEqual(pair);
 
     expect(await db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, sessionId))).toHaveLength(2);
-    expect(await db.select().from(auditEntries).where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'TokenRefreshed')))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(auditEntries)
+        .where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'TokenRefreshed'))),
+    ).toHaveLength(1);
     // Both nodes serve the pair (each node's cached session state follows the rotation).
     expect(await userInfoStatus(a.url, pair.accessToken)).toBe(200);
     expect(await userInfoStatus(b.url, pair.accessToken)).toBe(200);
@@ -67,6 +78,9 @@ describe('refresh reuse grace across nodes', () => {
     const [row] = await db.select().from(userSessions).where(eq(userSessions.id, sessionId));
     expect(row!.status).toBe(SessionStatus.Revoked);
     expect(await userInfoStatus(a.url, pair.accessToken)).toBe(401);
-    expect((await post(a.url, '/api/Auth/RefreshToken', { accessToken: pair.accessToken, refreshToken: pair.refreshToken })).status).toBe(401);
+    expect(
+      (await post(a.url, '/api/Auth/RefreshToken', { accessToken: pair.accessToken, refreshToken: pair.refreshToken }))
+        .status,
+    ).toBe(401);
   });
 });

@@ -21,8 +21,14 @@ const pairOf = (t: Pair): Pair => ({ accessToken: t.accessToken, refreshToken: t
 /** The TokenRefreshed audit entries and login-log rows of a user: one each per rotation. */
 async function rotationRecords(server: TestServer, userId: bigint) {
   const { db } = server.runtime.deps;
-  const audits = await db.select().from(auditEntries).where(and(eq(auditEntries.userId, userId), eq(auditEntries.action, 'TokenRefreshed')));
-  const logs = await db.select().from(loginLogs).where(and(eq(loginLogs.userId, userId), eq(loginLogs.result, LoginResult.TokenRefreshed)));
+  const audits = await db
+    .select()
+    .from(auditEntries)
+    .where(and(eq(auditEntries.userId, userId), eq(auditEntries.action, 'TokenRefreshed')));
+  const logs = await db
+    .select()
+    .from(loginLogs)
+    .where(and(eq(loginLogs.userId, userId), eq(loginLogs.result, LoginResult.TokenRefreshed)));
   return { audits: audits.length, logs: logs.length };
 }
 
@@ -144,7 +150,11 @@ describe('refresh reuse grace', () => {
   it('ends with a tenant switch: the pair spent before it is then reuse', async () => {
     const { token } = await freshLogin(server);
     const pair = (await api.refresh(pairOf(token))).body.data as Pair;
-    const switched = await server.json('/api/Auth/SwitchTenant', { method: 'POST', json: { tenantId: null }, headers: bearer(pair.accessToken) });
+    const switched = await server.json('/api/Auth/SwitchTenant', {
+      method: 'POST',
+      json: { tenantId: null },
+      headers: bearer(pair.accessToken),
+    });
     expect(switched.status).toBe(200);
 
     const res = await api.refresh(pairOf(token));
@@ -163,7 +173,8 @@ describe('refresh reuse grace', () => {
     expect(row.graceUntil!.getTime()).toBe(clock.nowMs() + 10_000);
     expect(JSON.parse(row.graceAccessClaims!)).toEqual(claimsOf(pair.accessToken));
     const stored = JSON.stringify(row, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
-    for (const secret of [pair.refreshToken, token.refreshToken, pair.accessToken.split('.')[2]!]) expect(stored).not.toContain(secret);
+    for (const secret of [pair.refreshToken, token.refreshToken, pair.accessToken.split('.')[2]!])
+      expect(stored).not.toContain(secret);
   });
 });
 
@@ -192,7 +203,12 @@ describe('refresh reuse grace off (Jwt__RefreshReuseGraceSeconds=0)', () => {
     const { token } = await freshLogin(server);
     expect((await api.refresh(pairOf(token))).status).toBe(200);
     const row = await sessionRow(server, token.accessToken);
-    expect([row.graceRefreshHash, row.graceAccessJti, row.graceUntil, row.graceAccessClaims]).toEqual([null, null, null, null]);
+    expect([row.graceRefreshHash, row.graceAccessJti, row.graceUntil, row.graceAccessClaims]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect((await api.refresh(pairOf(token))).status).toBe(401);
     expect((await sessionRow(server, token.accessToken)).status).toBe(SessionStatus.Revoked);
   });

@@ -7,7 +7,14 @@ import type { TestServer } from '../../../testing/harness.js';
 import { signJwt } from './jwt.js';
 import { LoginResult } from '../../login-log/write.js';
 import { SessionStatus } from './session-state.js';
-import { refreshRows, sessionApi, sessionIdOf, sessionRow, startSessionServer, freshLogin as freshLoginOn } from './sessions-test-kit.js';
+import {
+  refreshRows,
+  sessionApi,
+  sessionIdOf,
+  sessionRow,
+  startSessionServer,
+  freshLogin as freshLoginOn,
+} from './sessions-test-kit.js';
 
 /** POST /api/Auth/RefreshToken over HTTP: rotation, what it accepts and refuses, reuse, races. */
 
@@ -85,7 +92,10 @@ describe('RefreshToken', () => {
 
   it('refuses an access token signed with another key', async () => {
     const { token } = await freshLogin();
-    const foreign = signJwt(claimsOf(token.accessToken), Buffer.from('another-service-secret-of-32-bytes-or-more!', 'utf8'));
+    const foreign = signJwt(
+      claimsOf(token.accessToken),
+      Buffer.from('another-service-secret-of-32-bytes-or-more!', 'utf8'),
+    );
     const res = await api.refresh({ accessToken: foreign, refreshToken: token.refreshToken });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe(10001);
@@ -140,10 +150,16 @@ describe('RefreshToken', () => {
     const sessionId = sessionIdOf(token.accessToken);
     expect((await api.refresh({ accessToken: token.accessToken, refreshToken: token.refreshToken })).status).toBe(200);
 
-    const audits = await db.select().from(auditEntries).where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'TokenRefreshed')));
+    const audits = await db
+      .select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.userId, user.id), eq(auditEntries.action, 'TokenRefreshed')));
     expect(audits).toHaveLength(1);
     expect(audits[0]!.targetId).toBe(String(sessionId));
-    const logs = await db.select().from(loginLogs).where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.TokenRefreshed)));
+    const logs = await db
+      .select()
+      .from(loginLogs)
+      .where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.TokenRefreshed)));
     expect(logs).toHaveLength(1);
     expect(logs[0]!.sessionId).toBe(sessionId);
   });
@@ -163,7 +179,9 @@ describe('RefreshToken', () => {
     const info = await api.userInfo(newest.accessToken);
     expect(info.status).toBe(401);
     expect(info.body.code).toBe(10001);
-    expect((await api.refresh({ accessToken: newest.accessToken, refreshToken: newest.refreshToken })).status).toBe(401);
+    expect((await api.refresh({ accessToken: newest.accessToken, refreshToken: newest.refreshToken })).status).toBe(
+      401,
+    );
     const row = await sessionRow(server, token.accessToken);
     expect(row.status).toBe(SessionStatus.Revoked);
     expect(row.revokedReason).toMatch(/reused/i);

@@ -8,7 +8,15 @@ import type { TestServer } from '../../../testing/harness.js';
 import { LoginResult } from '../../login-log/write.js';
 import { SessionStatus } from './session-state.js';
 import { REFRESH_STATEMENT } from './queries.js';
-import { DAY_MS, refreshRows, sessionApi, sessionIdOf, sessionRow, startSessionServer, freshLogin as freshLoginOn } from './sessions-test-kit.js';
+import {
+  DAY_MS,
+  refreshRows,
+  sessionApi,
+  sessionIdOf,
+  sessionRow,
+  startSessionServer,
+  freshLogin as freshLoginOn,
+} from './sessions-test-kit.js';
 
 /** Session status transitions (SPEC "Session status") and how fast a change reaches requests. */
 
@@ -50,7 +58,10 @@ describe('Active -> Revoked on logout', () => {
     await expectLoginExpired(api.refresh({ accessToken: token.accessToken, refreshToken: token.refreshToken }));
     await expectLoginExpired(api.logout(token.accessToken));
 
-    const logs = await server.runtime.deps.db.select().from(loginLogs).where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.Logout)));
+    const logs = await server.runtime.deps.db
+      .select()
+      .from(loginLogs)
+      .where(and(eq(loginLogs.userId, user.id), eq(loginLogs.result, LoginResult.Logout)));
     expect(logs).toHaveLength(1);
     expect(logs[0]!.sessionId).toBe(sessionIdOf(token.accessToken));
   });
@@ -179,7 +190,8 @@ describe('a state change reaches the very next request', () => {
 
   it('a reused refresh token: a reload racing the commit does not keep the session alive', async () => {
     const { token } = await freshLogin();
-    const next = (await api.refresh({ accessToken: token.accessToken, refreshToken: token.refreshToken })).body.data as typeof token;
+    const next = (await api.refresh({ accessToken: token.accessToken, refreshToken: token.refreshToken })).body
+      .data as typeof token;
     expect((await api.userInfo(next.accessToken)).status).toBe(200);
     // Past the reuse grace, where presenting the spent pair again is reuse.
     clock.advance(11_000);
@@ -217,7 +229,9 @@ describe('a state change reaches the very next request', () => {
   it('a revocation committed during a refresh applies to the new access token at once', async () => {
     const { token, user } = await freshLogin();
     expect((await api.userInfo(token.accessToken)).status).toBe(200);
-    const restore = await duringNextRefresh(() => server.runtime.deps.sessions.revoke(user.id, [sessionIdOf(token.accessToken)], 'Administrator'));
+    const restore = await duringNextRefresh(() =>
+      server.runtime.deps.sessions.revoke(user.id, [sessionIdOf(token.accessToken)], 'Administrator'),
+    );
     try {
       const next = await api.refresh({ accessToken: token.accessToken, refreshToken: token.refreshToken });
       expect(next.status).toBe(200);
@@ -230,7 +244,9 @@ describe('a state change reaches the very next request', () => {
   it('a lock committed during a refresh applies to the new access token at once', async () => {
     const { token } = await freshLogin();
     expect((await api.userInfo(token.accessToken)).status).toBe(200);
-    const restore = await duringNextRefresh(async () => expect((await api.lock(token.accessToken, 'pin-1234')).status).toBe(200));
+    const restore = await duringNextRefresh(async () =>
+      expect((await api.lock(token.accessToken, 'pin-1234')).status).toBe(200),
+    );
     try {
       const next = await api.refresh({ accessToken: token.accessToken, refreshToken: token.refreshToken });
       expect(next.status).toBe(200);
@@ -248,7 +264,10 @@ describe('security stamp', () => {
     const bystander = await freshLogin();
     for (const t of [token, second, bystander.token]) expect((await api.userInfo(t.accessToken)).status).toBe(200);
 
-    await server.runtime.deps.db.update(userSecurity).set({ securityStamp: randomUUID() }).where(eq(userSecurity.userId, user.id));
+    await server.runtime.deps.db
+      .update(userSecurity)
+      .set({ securityStamp: randomUUID() })
+      .where(eq(userSecurity.userId, user.id));
     await server.runtime.deps.sessionState.invalidateUser(user.id);
 
     await expectLoginExpired(api.userInfo(token.accessToken));

@@ -12,7 +12,14 @@ const subject = { userId: 42n, userName: 'ada', email: 'ada@example.test', phone
 
 describe('reuse grace tokens', () => {
   it('rebuilds an access token from its claims: the same token, the same LoginToken', () => {
-    const issued = tokens.issueAccess({ subject, sessionId: 7n, tenantId: 3n, deviceFingerprint: 'dev', roles: ['admin', 'ops'], isSuperAdmin: false });
+    const issued = tokens.issueAccess({
+      subject,
+      sessionId: 7n,
+      tenantId: 3n,
+      deviceFingerprint: 'dev',
+      roles: ['admin', 'ops'],
+      isSuperAdmin: false,
+    });
     clock.advance(4_000);
     const again = tokens.reissueAccess(issued.claimsJson);
     expect(again.token).toBe(issued.token);
@@ -33,6 +40,11 @@ describe('reuse grace tokens', () => {
 
   it('has the configured grace in milliseconds', () => {
     expect(tokens.refreshReuseGraceMs).toBe(10_000);
-    expect(createTokenService(loadConfig({}, { Jwt: { SecretKey: 'Zk4mQ9vT2xW7nB1cR5yH8jL3fP6dS0aG', RefreshReuseGraceSeconds: 0 } }).Jwt, clock).refreshReuseGraceMs).toBe(0);
+    expect(
+      createTokenService(
+        loadConfig({}, { Jwt: { SecretKey: 'Zk4mQ9vT2xW7nB1cR5yH8jL3fP6dS0aG', RefreshReuseGraceSeconds: 0 } }).Jwt,
+        clock,
+      ).refreshReuseGraceMs,
+    ).toBe(0);
   });
 });

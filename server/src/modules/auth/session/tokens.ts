@@ -149,7 +149,13 @@ export function createTokenService(jwt: AppConfig['Jwt'], clock: Clock) {
     reissueAccess(claimsJson: string): IssuedAccess {
       const claims = JSON.parse(claimsJson) as AccessClaims & { iat: number; exp: number };
       // The times as issued, to the second: the LoginToken shows them to the second.
-      return { token: signJwtJson(claimsJson, key), jti: claims.jti, issuedAt: new Date(claims.iat * 1000), expiresAt: new Date(claims.exp * 1000), claimsJson };
+      return {
+        token: signJwtJson(claimsJson, key),
+        jti: claims.jti,
+        issuedAt: new Date(claims.iat * 1000),
+        expiresAt: new Date(claims.exp * 1000),
+        claimsJson,
+      };
     },
 
     verifyAccess(token: string, ignoreExpiry = false): JwtResult {
@@ -162,7 +168,11 @@ export function createTokenService(jwt: AppConfig['Jwt'], clock: Clock) {
       }
       const result = verifyJwt(token, { ...verifyBase, nowSeconds, ignoreExpiry });
       // Not-yet-valid tokens are not remembered: their validity starts later than the check.
-      if (result.ok && typeof result.payload.exp === 'number' && (typeof result.payload.nbf !== 'number' || result.payload.nbf <= nowSeconds)) {
+      if (
+        result.ok &&
+        typeof result.payload.exp === 'number' &&
+        (typeof result.payload.nbf !== 'number' || result.payload.nbf <= nowSeconds)
+      ) {
         if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
         verified.set(token, result.payload as JwtPayload & { exp: number });
       }
@@ -206,6 +216,13 @@ export function hashRefreshToken(token: string): string {
 /** Typed view of verified claims (a token we signed always has these). */
 export function asAccessClaims(payload: JwtPayload): AccessClaims | undefined {
   const p = payload as Partial<AccessClaims>;
-  if (typeof p.SessionId !== 'string' || typeof p.UserId !== 'string' || typeof p.jti !== 'string' || !/^\d+$/.test(p.SessionId) || !/^\d+$/.test(p.UserId)) return undefined;
+  if (
+    typeof p.SessionId !== 'string' ||
+    typeof p.UserId !== 'string' ||
+    typeof p.jti !== 'string' ||
+    !/^\d+$/.test(p.SessionId) ||
+    !/^\d+$/.test(p.UserId)
+  )
+    return undefined;
   return p as AccessClaims;
 }

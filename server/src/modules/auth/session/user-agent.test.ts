@@ -138,12 +138,19 @@ describe('parseUserAgent', () => {
   });
 
   it('does not take a phone model ending in BOT for a crawler', () => {
-    const ua = 'Mozilla/5.0 (Linux; Android 10; CUBOT_X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
-    expect(parseUserAgent(ua)).toEqual({ browser: 'Chrome 120', os: 'Android 10', deviceType: 'Mobile', deviceName: 'CUBOT_X30' });
+    const ua =
+      'Mozilla/5.0 (Linux; Android 10; CUBOT_X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
+    expect(parseUserAgent(ua)).toEqual({
+      browser: 'Chrome 120',
+      os: 'Android 10',
+      deviceType: 'Mobile',
+      deviceName: 'CUBOT_X30',
+    });
   });
 
   it('stays fast and total on huge or hostile input', () => {
-    const fill = (head: string, unit: string, tail = ''): string => head + unit.repeat(Math.ceil(100_000 / unit.length)) + tail;
+    const fill = (head: string, unit: string, tail = ''): string =>
+      head + unit.repeat(Math.ceil(100_000 / unit.length)) + tail;
     const hostile = [
       fill('', 'a'),
       fill('Mozilla/5.0 (', 'Android 1; '),

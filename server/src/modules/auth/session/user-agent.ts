@@ -93,7 +93,14 @@ function windowsName(nt: string, hints: UserAgentHints): string {
     const major = Number.parseInt(hints.platformVersion ?? '', 10);
     return major >= 13 ? 'Windows 11' : 'Windows 10';
   }
-  const names: Record<string, string> = { '6.3': '8.1', '6.2': '8', '6.1': '7', '6.0': 'Vista', '5.1': 'XP', '5.2': 'XP' };
+  const names: Record<string, string> = {
+    '6.3': '8.1',
+    '6.2': '8',
+    '6.1': '7',
+    '6.0': 'Vista',
+    '5.1': 'XP',
+    '5.2': 'XP',
+  };
   return `Windows ${names[nt] ?? `NT ${nt}`}`;
 }
 
@@ -132,7 +139,8 @@ function platformOf(ua: string, hints: UserAgentHints): Platform {
     const kind = /\bMobile\b/.test(ua) ? 'phone' : 'tablet';
     return { os: named('Android', m[1] ?? ''), kind, device: model };
   }
-  if ((m = /\bWindows NT (\d+\.\d+)/.exec(ua))) return { os: windowsName(m[1]!, hints), kind: 'computer', device: 'Windows PC' };
+  if ((m = /\bWindows NT (\d+\.\d+)/.exec(ua)))
+    return { os: windowsName(m[1]!, hints), kind: 'computer', device: 'Windows PC' };
   if ((m = /\bMac OS X (\d+(?:[._]\d+){0,2})/.exec(ua)) || /\bMacintosh\b/.test(ua)) {
     const v = m ? version(m[1], 'full') : '';
     return { os: v && v !== '10.15.7' ? `macOS ${v}` : 'macOS', kind: 'computer', device: 'Mac' };
@@ -147,7 +155,10 @@ function botName(ua: string): string | null {
   for (const token of ua.split(/[\s;()]+/)) {
     const name = token.split('/')[0] ?? '';
     // "bot" must end the word, so a phone model such as CUBOT_X30 is not taken for a crawler.
-    if (/(?:bot|spider|crawler)(?![a-z0-9_])|slurp|facebookexternalhit|HeadlessChrome|Lighthouse/i.test(name) && !/^https?:|\.(?:html?|php)$/.test(name)) {
+    if (
+      /(?:bot|spider|crawler)(?![a-z0-9_])|slurp|facebookexternalhit|HeadlessChrome|Lighthouse/i.test(name) &&
+      !/^https?:|\.(?:html?|php)$/.test(name)
+    ) {
       return name.replace(/^\+/, '');
     }
   }
@@ -177,7 +188,8 @@ export function parseUserAgent(ua: string, hints: UserAgentHints = {}): UserAgen
 
   for (const [pattern, name] of TOOLS) {
     const m = pattern.exec(header);
-    if (m) return { browser: named(name, version(m[1], 'full')), os: platform.os, deviceType: 'Unknown', deviceName: name };
+    if (m)
+      return { browser: named(name, version(m[1], 'full')), os: platform.os, deviceType: 'Unknown', deviceName: name };
   }
 
   const browser = browserOf(header);
@@ -187,9 +199,19 @@ export function parseUserAgent(ua: string, hints: UserAgentHints = {}): UserAgen
   }
   switch (platform.kind) {
     case 'phone':
-      return { browser, os: platform.os, deviceType: 'Mobile', deviceName: platform.device || `${platform.os.split(' ')[0]} phone` };
+      return {
+        browser,
+        os: platform.os,
+        deviceType: 'Mobile',
+        deviceName: platform.device || `${platform.os.split(' ')[0]} phone`,
+      };
     case 'tablet':
-      return { browser, os: platform.os, deviceType: 'Tablet', deviceName: platform.device || `${platform.os.split(' ')[0]} tablet` };
+      return {
+        browser,
+        os: platform.os,
+        deviceType: 'Tablet',
+        deviceName: platform.device || `${platform.os.split(' ')[0]} tablet`,
+      };
     case 'computer':
       return { browser, os: platform.os, deviceType: family ? 'Web' : 'Unknown', deviceName: platform.device };
     default:

@@ -42,7 +42,10 @@ describe('TOTP codes', () => {
     expect(RFC_SECRET).toBe('GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ');
     for (const [seconds, eight] of RFC_VECTORS) {
       expect(totpCode(RFC_SECRET, seconds * 1000), String(seconds)).toBe(eight.slice(2));
-      expect(verifyTotp(RFC_SECRET, eight.slice(2), seconds * 1000)).toEqual({ ok: true, step: Math.floor(seconds / 30) });
+      expect(verifyTotp(RFC_SECRET, eight.slice(2), seconds * 1000)).toEqual({
+        ok: true,
+        step: Math.floor(seconds / 30),
+      });
     }
   });
 
@@ -102,7 +105,17 @@ describe('verifyTotp', () => {
 
   it('refuses anything but six ASCII digits', () => {
     const good = at(step);
-    for (const bad of ['', good.slice(1), `${good}0`, ` ${good}`, `${good}\n`, good.replace(/\d$/, 'a'), '１２３４５６', '+12345', '12 345']) {
+    for (const bad of [
+      '',
+      good.slice(1),
+      `${good}0`,
+      ` ${good}`,
+      `${good}\n`,
+      good.replace(/\d$/, 'a'),
+      '１２３４５６',
+      '+12345',
+      '12 345',
+    ]) {
       expect(verifyTotp(secret, bad, now), JSON.stringify(bad)).toEqual({ ok: false });
     }
   });

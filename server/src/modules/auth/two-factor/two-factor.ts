@@ -54,8 +54,26 @@ interface TicketData {
 }
 
 const mail = defineMessages('twoFactorMail', {
-  subject: { 'zh-CN': '登录验证码', 'zh-TW': '登入驗證碼', 'en-US': 'Your sign-in code', 'ja-JP': 'サインイン用の確認コード', 'ko-KR': '로그인 인증 코드', 'de-DE': 'Ihr Anmeldecode', 'hi-IN': 'आपका साइन-इन कोड' },
-  body: { 'zh-CN': '您的登录验证码是 {code}，10 分钟内有效。如非本人操作，请立即修改密码。', 'zh-TW': '您的登入驗證碼是 {code}，10 分鐘內有效。如非本人操作，請立即修改密碼。', 'en-US': 'Your sign-in code is {code}. It is valid for 10 minutes. If this was not you, change your password now.', 'ja-JP': 'サインイン用の確認コードは {code} です。有効期間は 10 分です。心当たりがない場合は、すぐにパスワードを変更してください。', 'ko-KR': '로그인 인증 코드는 {code}입니다. 10분 동안 유효합니다. 본인이 아니라면 즉시 비밀번호를 변경하세요.', 'de-DE': 'Ihr Anmeldecode lautet {code}. Er ist 10 Minuten gültig. Falls Sie das nicht waren, ändern Sie sofort Ihr Passwort.', 'hi-IN': 'आपका साइन-इन कोड {code} है। यह 10 मिनट के लिए मान्य है। यदि यह आप नहीं थे, तो तुरंत अपना पासवर्ड बदलें।' },
+  subject: {
+    'zh-CN': '登录验证码',
+    'zh-TW': '登入驗證碼',
+    'en-US': 'Your sign-in code',
+    'ja-JP': 'サインイン用の確認コード',
+    'ko-KR': '로그인 인증 코드',
+    'de-DE': 'Ihr Anmeldecode',
+    'hi-IN': 'आपका साइन-इन कोड',
+  },
+  body: {
+    'zh-CN': '您的登录验证码是 {code}，10 分钟内有效。如非本人操作，请立即修改密码。',
+    'zh-TW': '您的登入驗證碼是 {code}，10 分鐘內有效。如非本人操作，請立即修改密碼。',
+    'en-US': 'Your sign-in code is {code}. It is valid for 10 minutes. If this was not you, change your password now.',
+    'ja-JP':
+      'サインイン用の確認コードは {code} です。有効期間は 10 分です。心当たりがない場合は、すぐにパスワードを変更してください。',
+    'ko-KR': '로그인 인증 코드는 {code}입니다. 10분 동안 유효합니다. 본인이 아니라면 즉시 비밀번호를 변경하세요.',
+    'de-DE':
+      'Ihr Anmeldecode lautet {code}. Er ist 10 Minuten gültig. Falls Sie das nicht waren, ändern Sie sofort Ihr Passwort.',
+    'hi-IN': 'आपका साइन-इन कोड {code} है। यह 10 मिनट के लिए मान्य है। यदि यह आप नहीं थे, तो तुरंत अपना पासवर्ड बदलें।',
+  },
 });
 
 type TwoFactorDeps = Pick<AppDeps, 'db' | 'store' | 'clock' | 'messages' | 'twoFactorSecrets'> & { codes: CodeService };
@@ -83,7 +101,10 @@ export function createTwoFactor(deps: TwoFactorDeps) {
       const raw = await store.get(key);
       if (!raw) throw appError(authErrors.TWO_FACTOR_EXPIRED);
       const data = JSON.parse(raw) as TicketData;
-      if ((userId !== undefined && data.userId !== String(userId)) || data.loginName !== normalizeLoginName(loginName)) {
+      if (
+        (userId !== undefined && data.userId !== String(userId)) ||
+        data.loginName !== normalizeLoginName(loginName)
+      ) {
         await store.delete(key);
         throw appError(authErrors.TWO_FACTOR_EXPIRED);
       }
@@ -100,7 +121,11 @@ export function createTwoFactor(deps: TwoFactorDeps) {
      * 429 beyond). A failed send discards the code, so no usable code exists that the user
      * never received.
      */
-    async sendCode(account: TwoFactorAccount, method: 'email' | 'phone', request: { culture: Culture; ip: string }): Promise<void> {
+    async sendCode(
+      account: TwoFactorAccount,
+      method: 'email' | 'phone',
+      request: { culture: Culture; ip: string },
+    ): Promise<void> {
       const { culture } = request;
       const to = method === 'email' ? account.email! : account.phone!;
       await checkSendLimits(store, 'two-factor', method, to.toLowerCase(), request.ip);
@@ -137,7 +162,12 @@ export function createTwoFactor(deps: TwoFactorDeps) {
         const updated = await deps.db
           .update(userSecurity)
           .set({ lastTotpStep: check.step })
-          .where(and(eq(userSecurity.userId, account.userId), or(isNull(userSecurity.lastTotpStep), lt(userSecurity.lastTotpStep, check.step))))
+          .where(
+            and(
+              eq(userSecurity.userId, account.userId),
+              or(isNull(userSecurity.lastTotpStep), lt(userSecurity.lastTotpStep, check.step)),
+            ),
+          )
           .returning({ id: userSecurity.userId });
         return updated.length === 1;
       }
