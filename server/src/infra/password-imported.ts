@@ -1,5 +1,5 @@
 import { scrypt, timingSafeEqual } from 'node:crypto';
-import { verify as verifyBcryptNative } from '@node-rs/bcrypt';
+import bcryptjs from 'bcryptjs';
 import { MAX_PBKDF2_ITERATIONS, type Pbkdf2Digest, type Pbkdf2Params } from './password-legacy.js';
 
 /**
@@ -94,7 +94,11 @@ export function parseImportedHash(stored: string): ImportedHash | null {
   return null;
 }
 
-/** Verifies off the event loop (bcrypt on the binding's threads, scrypt on libuv's pool), in constant time. */
+/**
+ * scrypt runs on libuv's pool; bcrypt (bcryptjs, pure JavaScript: the native binding's platform
+ * packages are not all published, which breaks a locked install) yields to the event loop between
+ * rounds. Only imported accounts pay it, once: their next login rehashes to argon2id.
+ */
 export function verifyScrypt(params: Extract<ImportedHash, { kind: 'scrypt' }>, password: string): Promise<boolean> {
   return new Promise((resolve) => {
     scrypt(
@@ -111,7 +115,7 @@ export function verifyScrypt(params: Extract<ImportedHash, { kind: 'scrypt' }>, 
 
 export async function verifyBcrypt(stored: string, password: string): Promise<boolean> {
   try {
-    return await verifyBcryptNative(password, stored);
+    return await bcryptjs.compare(password, stored);
   } catch {
     return false;
   }
