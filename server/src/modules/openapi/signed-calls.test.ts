@@ -701,9 +701,10 @@ describe('made-up access keys', () => {
   let known: IssuedCredential;
   beforeAll(async () => {
     // A clock that stands still: the limit lets one more lookup through per second, and 61
-    // parallel calls can take longer than that on a loaded machine. On a whole second, so that
-    // requests signed with it are not older than the record of used nonces.
-    own = await startSignedServer({}, { clock: new ManualClock(Math.ceil(Date.now() / 1000) * 1000) });
+    // parallel calls can take longer than that on a loaded machine. On the whole second just
+    // past, never ahead of the real time the requests are signed with: the record of used nonces
+    // begins by this clock, and a request signed before it would be refused.
+    own = await startSignedServer({}, { clock: new ManualClock(Math.floor(Date.now() / 1000) * 1000) });
     known = await issueCredential(own);
     // Cached by a first call: a known key is answered without asking the database again.
     expect((await signedCall(own, known, ping)).status).toBe(200);
