@@ -50,7 +50,8 @@ export interface MailSite {
   timeZone: string;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+/** Text safe inside HTML elements and attribute values. */
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** Plain text as HTML paragraphs: links clickable, one-time codes (4 to 8 digits standing alone) stand out. */
 function textToHtml(text: string): string {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { passwordHistory, users, userSecurity, userSessions } from '../../../../db/schema/index.js';
 import type { ServiceScope } from '../../rpc/context.js';
 import { appError } from '../../errors/app-error.js';
@@ -11,6 +11,7 @@ import { assertPasswordPolicy } from '../auth/password-policy.js';
 import type { AuthContext } from '../auth/session/session-gate.js';
 import { refuseWhileImpersonating } from '../impersonation/guard.js';
 import { notifySecurity } from '../notifications/notify.js';
+import { formerPasswordHashes } from '../auth/password-history.js';
 
 /**
  * POST /api/Profile/ChangePassword. The old password is checked (and throttled, so a stolen
@@ -41,19 +42,14 @@ export async function changePassword(
     .innerJoin(users, eq(users.id, userSecurity.userId))
     .where(eq(userSecurity.userId, auth.userId));
   if (!row || !(await deps.hasher.verify(row.hash, oldPassword)).ok) throw appError(authErrors.OLD_PASSWORD_WRONG);
-  const history = await db
-    .select({ hash: passwordHistory.passwordHash })
-    .from(passwordHistory)
-    .where(eq(passwordHistory.userId, auth.userId))
-    .orderBy(desc(passwordHistory.createdTime))
-    .limit(4);
+  const history = await formerPasswordHashes(db, auth.userId);
   await assertPasswordPolicy(
     newPassword,
     {
       userName: row.userName,
       email: row.email,
       hasher: deps.hasher,
-      recentHashes: [row.hash, ...history.map((h) => h.hash)],
+      recentHashes: [row.hash, ...history],
     },
     ctx.culture,
   );

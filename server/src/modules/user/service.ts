@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import {
   departments,
   passwordHistory,
@@ -38,6 +38,7 @@ import {
   type VisibleUser,
 } from './scope.js';
 import { notDeleted } from '../../infra/db/predicates.js';
+import { formerPasswordHashes } from '../auth/password-history.js';
 
 /**
  * Writes of user administration: create, update, status, delete, password and second-factor
@@ -324,19 +325,14 @@ export function createUserService(deps: UserServiceDeps) {
         .select({ hash: userSecurity.passwordHash })
         .from(userSecurity)
         .where(eq(userSecurity.userId, user.id));
-      const history = await db
-        .select({ hash: passwordHistory.passwordHash })
-        .from(passwordHistory)
-        .where(eq(passwordHistory.userId, user.id))
-        .orderBy(desc(passwordHistory.createdTime))
-        .limit(4);
+      const history = await formerPasswordHashes(db, user.id);
       await assertPasswordPolicy(
         newPassword,
         {
           userName: user.userName,
           email: user.email,
           hasher: deps.hasher,
-          recentHashes: [...(security ? [security.hash] : []), ...history.map((h) => h.hash)],
+          recentHashes: [...(security ? [security.hash] : []), ...history],
         },
         ctx.culture,
       );

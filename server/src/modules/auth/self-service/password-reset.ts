@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { auditEntries, passwordHistory, users, userSecurity } from '../../../../../db/schema/index.js';
 import type { AppDeps } from '../../../app-deps.js';
 import type { CodeService } from '../../verification/codes.js';
@@ -19,6 +19,7 @@ import { assertPasswordPolicy } from '../password-policy.js';
 import { linkWithToken, resetMessage, sendOrUndo } from './self-service-mail.js';
 import { selfServiceErrors } from './self-service-errors.js';
 import type { SendKind, SendTiming } from './send-timing.js';
+import { formerPasswordHashes } from '../password-history.js';
 
 /**
  * Password recovery (SPEC "Password recovery"). PasswordResetRequest always answers the same
@@ -121,19 +122,14 @@ export function createPasswordReset(deps: PasswordResetDeps) {
         throw appError(selfServiceErrors.RESET_TOKEN_INVALID);
       }
       const { user, security } = account;
-      const history = await db
-        .select({ hash: passwordHistory.passwordHash })
-        .from(passwordHistory)
-        .where(eq(passwordHistory.userId, user.id))
-        .orderBy(desc(passwordHistory.createdTime))
-        .limit(4);
+      const history = await formerPasswordHashes(db, user.id);
       await assertPasswordPolicy(
         newPassword,
         {
           userName: user.userName,
           email: user.email,
           hasher: deps.hasher,
-          recentHashes: [security.passwordHash, ...history.map((h) => h.hash)],
+          recentHashes: [security.passwordHash, ...history],
         },
         ctx.culture,
       );

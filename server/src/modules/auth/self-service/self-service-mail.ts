@@ -4,6 +4,7 @@ import { appError } from '../../../errors/app-error.js';
 import { commonErrors } from '../../../errors/common.js';
 import { defineMessages, translate } from '../../../i18n/messages.js';
 import type { OutgoingMessage } from '../../../infra/messaging/transport.js';
+import { escapeHtml } from '../../../infra/messaging/mail-layout.js';
 
 /** Texts of the self-service messages, in the culture of the request that caused them. */
 const texts = defineMessages('selfServiceMail', {
@@ -85,8 +86,6 @@ export function linkWithToken(base: string, token: string): string {
   if (hash >= 0) return `${base}${base.slice(hash + 1).includes('?') ? '&' : '?'}${param}`;
   return `${base}${base.includes('?') ? '&' : '?'}${param}`;
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export function loginCodeMessage(
   channel: 'email' | 'sms',
